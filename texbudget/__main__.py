@@ -1,0 +1,5 @@
+import sys
+
+from texbudget.cli import main
+
+sys.exit(main())

@@ -1,0 +1,212 @@
+"""The command line (DESIGN.md §4). ``main`` is the one boundary where exceptions become an
+exit code and one ``texbudget: error: …`` line; each subcommand is a short ``cmd_<name>``
+that calls the domain and a renderer. stdout is data; stderr is diagnostics and progress.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import traceback
+from collections.abc import Sequence
+
+from texbudget import __version__
+from texbudget.errors import ExitCode, TexbudgetError, UsageError
+
+OUTPUT_FORMATS = ("text", "json", "csv", "markdown", "sarif")
+RT_CHOICES = ("off", "nvidia", "amd", "intel")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises instead of printing usage and exiting, so every usage error is
+    one line from ``main``."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _shared_options() -> argparse.ArgumentParser:
+    """Options every scanning subcommand shares, declared once."""
+    p = _Parser(add_help=False)
+    g = p.add_argument_group("scenario and output")
+    g.add_argument("--platform", help="platform profile (desktop, desktop-bc7, mobile-astc, mobile-etc2, uncompressed)")
+    g.add_argument("--quality", help="quality tier: ultra, high, medium, low")
+    g.add_argument("--resolution", action="append", metavar="RES", help="1080p, 1440p, 4k or WxH; repeatable")
+    g.add_argument("--rt", help="ray tracing: off, nvidia, amd, intel (or a driver profile)")
+    g.add_argument("--cards", help="cards to judge against, e.g. 8GB,12GB,rtx-4070")
+    g.add_argument("--config", metavar="FILE", help="texbudget.toml to use instead of the one found")
+    g.add_argument("--format", dest="output", default="text", help=f"output: {', '.join(OUTPUT_FORMATS)}")
+    g.add_argument("--no-cache", action="store_true", help="read every file again; do not use or write the cache")
+    g.add_argument("--jobs", type=int, metavar="N", help="parallel readers (default: number of cores)")
+    g.add_argument("--deep", action="store_true", help="decode pixels to find opaque alpha and grey colour (slow)")
+    return p
+
+
+def build_parser() -> argparse.ArgumentParser:
+    shared = _shared_options()
+    parser = _Parser(
+        prog="texbudget",
+        description="Does this scene fit in the VRAM of the cards we ship on?",
+    )
+    parser.add_argument("--version", action="version", version=f"texbudget {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("scan", parents=[shared], help="report: tables, totals, verdict matrix")
+    p.add_argument("paths", nargs="*", metavar="PATH")
+    p.set_defaults(func=cmd_scan)
+
+    p = sub.add_parser("check", parents=[shared], help="pre-commit / CI: rules and budgets (exit 1 on violations)")
+    p.add_argument("paths", nargs="*", metavar="FILE")
+    p.add_argument("--total", action="store_true", help="also check the scene budget for the configured scenarios")
+    p.add_argument("--baseline", metavar="BASE.json", help="a JSON report to compare against")
+    p.add_argument("--max-growth", metavar="PCT", help="fail when the scene grew more than this, e.g. 5%%")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("tui", parents=[shared], help="the terminal UI")
+    p.add_argument("paths", nargs="*", metavar="PATH")
+    p.set_defaults(func=cmd_tui)
+
+    p = sub.add_parser("explain", parents=[shared], help="one asset in depth: facts, decision, mip table, alternatives")
+    p.add_argument("file", metavar="FILE")
+    p.set_defaults(func=cmd_explain)
+
+    p = sub.add_parser("diff", help="compare two JSON reports (Markdown for a pull request)")
+    p.add_argument("base", metavar="BASE")
+    p.add_argument("head", metavar="HEAD")
+    p.set_defaults(func=cmd_diff)
+
+    p = sub.add_parser("formats", help="list the format table")
+    p.add_argument("--format", dest="output", default="text", help="text or json")
+    p.set_defaults(func=cmd_formats)
+
+    p = sub.add_parser("cards", help="list the card table")
+    p.add_argument("--format", dest="output", default="text", help="text or json")
+    p.set_defaults(func=cmd_cards)
+
+    p = sub.add_parser("size", help="the calculator: one texture's mip table and bytes")
+    p.add_argument("pixel_format", metavar="FORMAT", help="e.g. BC7_SRGB, BC1, RGBA8, ASTC_6x6")
+    p.add_argument("dims", metavar="WIDTHxHEIGHT[xDEPTH]")
+    levels = p.add_mutually_exclusive_group()
+    levels.add_argument("--mips", action="store_true", help="full mip chain")
+    levels.add_argument("--levels", type=int, metavar="N", help="this many levels")
+    p.add_argument("--faces", type=int, default=1, help="6 for a cubemap")
+    p.add_argument("--layers", type=int, default=1, help="array layers")
+    p.add_argument("--format", dest="output", default="text", help="text or json")
+    p.set_defaults(func=cmd_size)
+    return parser
+
+
+def _check_output(args: argparse.Namespace, allowed: Sequence[str]) -> str:
+    if args.output not in allowed:
+        raise UsageError(f"--format {args.output}: allowed values are {', '.join(allowed)}")
+    return args.output
+
+
+def _write(text: str) -> None:
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+# --- subcommands -------------------------------------------------------------------
+
+
+def cmd_size(args: argparse.Namespace) -> int:
+    from texbudget import formats
+    from texbudget.report.sizes import size_json, size_text
+    from texbudget.sizing.textures import allocated_bytes, full_mip_count, mip_chain
+    from texbudget.units import MAX_DIMENSION
+
+    output = _check_output(args, ("text", "json"))
+    fmt = formats.find(args.pixel_format)
+    if fmt is None:
+        near = formats.nearest(args.pixel_format)
+        hint = f"; did you mean {', '.join(near)}?" if near else "; `texbudget formats` lists them"
+        raise UsageError(f"unknown format {args.pixel_format!r}{hint}")
+    parts = args.dims.lower().split("x")
+    if not 2 <= len(parts) <= 3 or not all(p.isdigit() for p in parts):
+        raise UsageError(f"size {args.dims!r}: use WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH, e.g. 4096x4096")
+    w, h, d = (int(p) for p in (*parts, "1")[:3])
+    if not all(1 <= v <= MAX_DIMENSION for v in (w, h, d)):
+        raise UsageError(f"size {args.dims!r}: each side must be 1 to {MAX_DIMENSION}")
+    if args.faces not in (1, 6):
+        raise UsageError(f"--faces {args.faces}: allowed values are 1 and 6")
+    if args.faces == 6 and (w != h or d != 1):
+        raise UsageError(f"--faces 6: a cubemap must be square and 2D, not {args.dims}")
+    if not 1 <= args.layers <= 2048:
+        raise UsageError(f"--layers {args.layers}: allowed 1 to 2048")
+    full = full_mip_count(w, h, d)
+    if args.levels is not None and not 1 <= args.levels <= full:
+        raise UsageError(f"--levels {args.levels}: a {w}x{h}{'x' + str(d) if d > 1 else ''} texture has 1 to {full} levels")
+    if fmt.transcodable:
+        raise UsageError(f"{fmt.name} is transcoded on load; size its GPU target instead (e.g. BC7_SRGB, ASTC_4x4_SRGB)")
+    levels = None if args.mips else (args.levels or 1)
+    mips = mip_chain(fmt, w, h, d, levels=levels, faces=args.faces, layers=args.layers)
+    content = sum(m.bytes for m in mips)
+    allocated = allocated_bytes(fmt, w, h, d, content, layers=args.layers)
+    if output == "json":
+        _write(json.dumps(size_json(fmt, mips, content, allocated), indent=2))
+    else:
+        _write(size_text(fmt, (w, h, d), args.faces, args.layers, mips, content, allocated))
+    return ExitCode.OK
+
+
+def cmd_formats(args: argparse.Namespace) -> int:
+    from texbudget import formats
+    from texbudget.report.sizes import formats_json, formats_text
+
+    output = _check_output(args, ("text", "json"))
+    rows = formats.all_formats()
+    _write(json.dumps(formats_json(rows), indent=2) if output == "json" else formats_text(rows))
+    return ExitCode.OK
+
+
+def _not_built(name: str) -> int:
+    raise UsageError(f"`texbudget {name}` is not built yet in this version")
+
+
+def cmd_cards(args: argparse.Namespace) -> int:
+    return _not_built("cards")
+
+
+def cmd_scan(args: argparse.Namespace) -> int:
+    return _not_built("scan")
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    return _not_built("check")
+
+
+def cmd_tui(args: argparse.Namespace) -> int:
+    return _not_built("tui")
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    return _not_built("explain")
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    return _not_built("diff")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help(sys.stderr)
+            return ExitCode.USAGE
+        return int(args.func(args))
+    except TexbudgetError as exc:
+        print(f"texbudget: error: {exc}", file=sys.stderr)
+        return int(exc.exit_code)
+    except KeyboardInterrupt:
+        print("texbudget: interrupted", file=sys.stderr)
+        return ExitCode.INTERRUPTED
+    except SystemExit as exc:  # --help and --version
+        return int(exc.code or 0)
+    except BrokenPipeError:
+        return ExitCode.OK
+    except Exception:
+        traceback.print_exc()
+        print("texbudget: internal error; please report it with the traceback above", file=sys.stderr)
+        return ExitCode.INTERNAL

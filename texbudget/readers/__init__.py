@@ -1,0 +1,182 @@
+"""Readers: one module per container, a registry keyed by suffix, content sniffed by magic.
+
+Every reader is ``read_xxx(src: Source) -> ReadResult`` and never raises for a bad file: it
+returns a ReadResult holding a Finding. ``read_source`` is the one entry point; it sniffs the
+content, dispatches, and turns anything a reader lets escape into a TB009 finding so one bad
+file never stops a scan.
+
+Readers are named as ``"module:function"`` strings and imported on first use, so knowing the
+suffixes costs nothing and trimesh is imported only when a mesh file that needs it is read.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from texbudget import findings
+from texbudget.model import ReadResult
+
+#: suffix -> (kind, "module:function"); kind is "texture" or "mesh".
+_BY_SUFFIX: dict[str, tuple[str, str]] = {
+    ".png": ("texture", "images:read_image"),
+    ".jpg": ("texture", "images:read_image"),
+    ".jpeg": ("texture", "images:read_image"),
+    ".tga": ("texture", "images:read_image"),
+    ".bmp": ("texture", "images:read_image"),
+    ".tif": ("texture", "images:read_image"),
+    ".tiff": ("texture", "images:read_image"),
+    ".webp": ("texture", "images:read_image"),
+    ".gif": ("texture", "images:read_image"),
+    ".psd": ("texture", "images:read_image"),
+    ".dds": ("texture", "dds:read_dds"),
+    ".ktx": ("texture", "ktx:read_ktx1"),
+    ".ktx2": ("texture", "ktx:read_ktx2"),
+    ".exr": ("texture", "exr:read_exr"),
+    ".hdr": ("texture", "hdr:read_hdr"),
+    ".gltf": ("mesh", "gltf:read_gltf"),
+    ".glb": ("mesh", "gltf:read_glb"),
+    ".obj": ("mesh", "meshes:read_trimesh"),
+    ".ply": ("mesh", "meshes:read_trimesh"),
+    ".stl": ("mesh", "meshes:read_trimesh"),
+    ".off": ("mesh", "meshes:read_trimesh"),
+}
+
+#: magic prefix -> (container name, suffix whose reader handles it)
+_MAGIC: tuple[tuple[bytes, str, str], ...] = (
+    (b"\x89PNG\r\n\x1a\n", "png", ".png"),
+    (b"\xff\xd8\xff", "jpeg", ".jpg"),
+    (b"DDS ", "dds", ".dds"),
+    (b"\xabKTX 11\xbb\r\n\x1a\n", "ktx", ".ktx"),
+    (b"\xabKTX 20\xbb\r\n\x1a\n", "ktx2", ".ktx2"),
+    (b"v/1\x01", "exr", ".exr"),
+    (b"#?RADIANCE", "hdr", ".hdr"),
+    (b"#?RGBE", "hdr", ".hdr"),
+    (b"glTF", "glb", ".glb"),
+    (b"GIF87a", "gif", ".gif"),
+    (b"GIF89a", "gif", ".gif"),
+    (b"BM", "bmp", ".bmp"),
+    (b"8BPS", "psd", ".psd"),
+    (b"II*\x00", "tiff", ".tif"),
+    (b"MM\x00*", "tiff", ".tif"),
+)
+
+#: bytes read to sniff; every magic above fits.
+SNIFF_BYTES = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A file to read: on disk under ``root`` at ``rel``, or bytes in memory (an image
+    inside a GLB). ``rel`` is the asset identity used in findings and reports."""
+
+    rel: str
+    root: Path | None = None
+    data: bytes | None = None
+    suffix_hint: str | None = None  # for bytes in memory: the type the container claims
+
+    @property
+    def abspath(self) -> Path:
+        if self.root is None:
+            raise ValueError(f"{self.rel} is in memory, it has no path")
+        return self.root / self.rel
+
+    @property
+    def suffix(self) -> str:
+        if self.data is not None:
+            return (self.suffix_hint or "").lower()
+        name = self.rel.rsplit("#", 1)[0]
+        return os.path.splitext(name)[1].lower()
+
+    def size(self) -> int:
+        if self.data is not None:
+            return len(self.data)
+        return self.abspath.stat().st_size
+
+    def open(self) -> BinaryIO:
+        if self.data is not None:
+            return io.BytesIO(self.data)
+        return open(self.abspath, "rb")
+
+    def head(self, n: int) -> bytes:
+        """At most ``n`` bytes from the start of the file."""
+        if self.data is not None:
+            return self.data[:n]
+        with open(self.abspath, "rb") as f:
+            return f.read(n)
+
+
+def supported_suffixes() -> tuple[str, ...]:
+    """The single source for discovery, help text and the pre-commit ``files:`` regex."""
+    return tuple(sorted(_BY_SUFFIX))
+
+
+def kind_of(suffix: str) -> str | None:
+    entry = _BY_SUFFIX.get(suffix.lower())
+    return entry[0] if entry else None
+
+
+def sniff(head: bytes) -> tuple[str, str] | None:
+    """(container, suffix) from the first bytes, or None when no magic matches. TGA, OBJ,
+    PLY, STL and glTF JSON have no reliable magic and are trusted by suffix."""
+    for magic, container, suffix in _MAGIC:
+        if head.startswith(magic):
+            return container, suffix
+    if head[8:12] == b"WEBP" and head.startswith(b"RIFF"):
+        return "webp", ".webp"
+    return None
+
+
+def _load(target: str) -> Callable[[Source], ReadResult]:
+    module, func = target.split(":")
+    return getattr(importlib.import_module(f"texbudget.readers.{module}"), func)
+
+
+# Suffixes whose readers accept each other's content (a .jpeg named .jpg is no mismatch).
+_SAME = {".jpeg": ".jpg", ".tiff": ".tif"}
+
+
+def read_source(src: Source) -> ReadResult:
+    """Sniff, dispatch, and never let an exception out: the scan goes on."""
+    suffix = _SAME.get(src.suffix, src.suffix)
+    try:
+        head = src.head(SNIFF_BYTES)
+    except OSError as exc:
+        return ReadResult(findings=(findings.make(src.rel, "TB001", f"cannot read: {exc.strerror or exc}"),))
+    sniffed = sniff(head)
+    extra: tuple = ()
+    if sniffed is not None and sniffed[1] != suffix and suffix in _BY_SUFFIX:
+        container, real = sniffed
+        extra = (findings.make(src.rel, "TB003", f"the file is {container.upper()} data named {src.suffix}; read as {container.upper()}"),)
+        suffix = real
+    elif sniffed is not None and suffix not in _BY_SUFFIX:
+        suffix = sniffed[1]
+    entry = _BY_SUFFIX.get(suffix)
+    if entry is None:
+        return ReadResult(findings=(findings.make(src.rel, "TB002", f"{src.suffix or 'no suffix'}: not a texture or mesh type texbudget reads"),))
+    try:
+        result = _load(entry[1])(src)
+    except (FileNotFoundError, PermissionError, IsADirectoryError) as exc:
+        code = "TB005" if isinstance(exc, FileNotFoundError) else "TB001"
+        result = ReadResult(findings=(findings.make(src.rel, code, f"cannot read: {exc.strerror or exc}"),))
+    except (MemoryError, RecursionError, Exception) as exc:  # a reader bug must not stop the scan
+        result = ReadResult(findings=(findings.make(src.rel, "TB009", f"internal error in the {entry[1].split(':')[0]} reader: {type(exc).__name__}: {exc}"),))
+    if extra:
+        result = ReadResult(findings=extra) + result
+    return result
+
+
+def read_path(root: Path, rel: str) -> ReadResult:
+    return read_source(Source(rel=rel, root=root))
+
+
+def read_bytes(rel: str, data: bytes, suffix_hint: str | None = None) -> ReadResult:
+    """Read an image held in memory (a GLB buffer view, a data URI) through the same readers.
+    ``suffix_hint`` is what the container claims (``.png`` for ``image/png``); when the bytes
+    say otherwise that is a TB003 warning, and without a hint the bytes decide."""
+    return read_source(Source(rel=rel, data=data, suffix_hint=suffix_hint))

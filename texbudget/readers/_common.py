@@ -1,0 +1,67 @@
+"""Small helpers the texture readers share: limits, bounded reads and one-finding results.
+
+Readers never trust a header: dimensions and counts are checked against these limits and
+against the file's length before anything is computed from them, and no read is ever sized
+by a number the file claims without first clamping it to the bytes that exist.
+"""
+
+from __future__ import annotations
+
+from typing import BinaryIO
+
+from texbudget import findings
+from texbudget.model import PixelFormat, ReadResult
+
+#: No GPU accepts more texels on a side (D3D12 2D max 16384, Vulkan devices up to 32768);
+#: a header above this is corrupt or not a texture.
+MAX_DIMENSION = 65536
+#: Array layers (times faces) texbudget accepts before calling a header absurd.
+MAX_LAYERS = 65536
+#: Text-like headers (Radiance HDR, OpenEXR attributes) are scanned at most this far.
+HEADER_SCAN_LIMIT = 64 * 1024
+
+
+def fail(rel: str, code: str, message: str) -> ReadResult:
+    """A ReadResult holding one finding and nothing else: the file is broken."""
+    return ReadResult(findings=(findings.make(rel, code, message),))
+
+
+def check_dims(rel: str, what: str, width: int, height: int, depth: int = 1) -> ReadResult | None:
+    """TB044 for a zero dimension, TB045 for an absurd one; None when the dims are sane."""
+    dims = f"{width}x{height}" + (f"x{depth}" if depth != 1 else "")
+    if width <= 0 or height <= 0 or depth <= 0:
+        return fail(rel, "TB044", f"{what} header gives size {dims}; every dimension must be at least 1")
+    if max(width, height, depth) > MAX_DIMENSION:
+        return fail(rel, "TB045", f"{what} header gives size {dims}; more than {MAX_DIMENSION} texels on a side is beyond any GPU")
+    return None
+
+
+def read_at(f: BinaryIO, offset: int, n: int, file_size: int) -> bytes:
+    """At most ``n`` bytes at ``offset``, never more than the file holds (the caller checks
+    the length it got)."""
+    if offset >= file_size or n <= 0:
+        return b""
+    f.seek(offset)
+    return f.read(min(n, file_size - offset))
+
+
+def bit_depth_of(fmt: PixelFormat) -> int:
+    """Bits per channel a format stores: 32 for 32-bit float/int, 16 for 16-bit and BC6H
+    (half floats), 8 for everything else (8-bit, BCn, ETC, ASTC LDR, packed 10/11-bit)."""
+    name = fmt.name
+    if "32" in name and fmt.family in ("uncompressed", "depth"):
+        return 32
+    if "16" in name and fmt.family in ("uncompressed", "depth"):
+        return 16
+    if fmt.hdr:
+        return 16
+    return 8
+
+
+def color_space_of(fmt: PixelFormat) -> str | None:
+    """"srgb" for an sRGB format, "linear" for float/HDR data, None when UNORM data does not say."""
+    if fmt.srgb:
+        return "srgb"
+    if fmt.hdr:
+        return "linear"
+    return None

@@ -1,0 +1,374 @@
+"""Source images (PNG, JPEG, TGA, BMP, TIFF, WebP, GIF, PSD): size, channels, bit depth and
+colour-space hints, read from headers without decoding a pixel.
+
+PNG, JPEG, TGA, BMP, TIFF and GIF go through Pillow's plugin classes, which parse headers
+lazily; we never call ``load()`` or ``convert()``. The plugin class is constructed directly
+rather than through ``Image.open``: that skips Pillow's decompression-bomb guard, which exists
+to protect pixel decoding we never do (a 16384x16384 height map is a normal texture, and
+``Image.open`` refuses it), and it keeps Pillow from guessing a type we did not sniff.
+Absurd sizes are still refused by our own limit (TB045, ``_common.MAX_DIMENSION``).
+
+WebP and PSD are parsed here: Pillow's WebP plugin reads the whole file into memory to open
+it, and its PSD plugin reads header sections with a length the file claims (an unbounded
+allocation) and refuses 16/32-bit documents. Both headers are a few fixed fields.
+
+Hints: ``bit_depth`` is the precision of a colour channel (8 or 16, 32 for float TIFF/PSD),
+not the PNG index depth (a 4-bit palette image is 8). Palette images report 3 channels, or 4
+with transparency; grey images 1, or 2 with transparency; CMYK/YCbCr/Lab 3 (they are converted
+to RGB on import). ``color_space`` is "srgb" for a PNG sRGB chunk, a gamma below 1, JPEG and
+WebP (sRGB by default), or an ICC profile whose description does not say linear; "linear" for
+gAMA 1.0, a linear ICC profile, or float data; None when the file says nothing.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+from texbudget.model import ReadResult, TextureFacts
+from texbudget.readers import Source, sniff
+from texbudget.readers._common import check_dims, fail, read_at
+
+#: container -> (Pillow plugin module, ImageFile class)
+_PIL_CLASSES = {
+    "png": ("PngImagePlugin", "PngImageFile"),
+    "jpeg": ("JpegImagePlugin", "JpegImageFile"),
+    "tga": ("TgaImagePlugin", "TgaImageFile"),
+    "bmp": ("BmpImagePlugin", "BmpImageFile"),
+    "tiff": ("TiffImagePlugin", "TiffImageFile"),
+    "gif": ("GifImagePlugin", "GifImageFile"),
+}
+
+_BY_SUFFIX = {
+    ".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".tga": "tga", ".bmp": "bmp",
+    ".tif": "tiff", ".tiff": "tiff", ".webp": "webp", ".gif": "gif", ".psd": "psd",
+}
+
+#: The signatures a container must start with (TGA has none).
+_MAGICS = {
+    "png": (b"\x89PNG\r\n\x1a\n",),
+    "jpeg": (b"\xff\xd8\xff",),
+    "bmp": (b"BM",),
+    "tiff": (b"II*\x00", b"MM\x00*"),
+    "gif": (b"GIF87a", b"GIF89a"),
+    "psd": (b"8BPS",),
+    "webp": (b"RIFF",),
+}
+
+#: Bytes each container needs before its size is known (fixed headers).
+_MIN_HEADER = {"png": 33, "gif": 13, "bmp": 26, "tga": 18, "psd": 26, "webp": 30, "jpeg": 4, "tiff": 8}
+
+#: Everything Pillow may raise while parsing a header it does not like. SyntaxError is its
+#: "not my format / bad header"; the rest escape from some plugins on truncated or odd data.
+_PIL_ERRORS = (SyntaxError, OSError, ValueError, EOFError, struct.error, IndexError, KeyError,
+               TypeError, NotImplementedError, ZeroDivisionError, OverflowError, zlib.error)
+
+_TAIL_BYTES = 4096
+_PNG_IEND = b"IEND\xaeB`\x82"
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    channels: int
+    alpha: bool
+    grey: bool = False
+    palette: bool = False
+    bit_depth: int = 8
+    hdr: bool = False
+
+
+def read_image(src: Source) -> ReadResult:
+    """Facts of one source image, from its header. Never raises for a bad file."""
+    size = src.size()
+    if size == 0:
+        return fail(src.rel, "TB040", "the file is empty (0 bytes)")
+    head = src.head(64)
+    container = _container_of(src, head)
+    if isinstance(container, ReadResult):
+        return container
+    if len(head) < _MIN_HEADER[container]:
+        return fail(src.rel, "TB042", f"{container.upper()} header truncated: the file has {len(head)} bytes, the header needs {_MIN_HEADER[container]}")
+    if container == "webp":
+        return _read_webp(src, head, size)
+    if container == "psd":
+        return _read_psd(src, head, size)
+    early = _check_fixed_header(src, container, head, size)
+    if early is not None:
+        return early
+    return _read_with_pillow(src, container, head, size)
+
+
+def _container_of(src: Source, head: bytes) -> str | ReadResult:
+    """The image type the bytes say (or the suffix, for TGA), else a TB041/TB042 result."""
+    sniffed = sniff(head)
+    if sniffed is not None:
+        if sniffed[0] in _MIN_HEADER:
+            return sniffed[0]
+        return fail(src.rel, "TB041", f"the file is {sniffed[0].upper()} data, not an image texbudget reads with the image reader")
+    claimed = _BY_SUFFIX.get(src.suffix)
+    if claimed == "tga":
+        return "tga"
+    if claimed is None:
+        return fail(src.rel, "TB041", f"{src.suffix or 'no suffix'}: no image signature found")
+    for magic in _MAGICS[claimed]:
+        if len(head) < len(magic) and magic.startswith(head):
+            return fail(src.rel, "TB042", f"{claimed.upper()} header truncated: the file has {len(head)} bytes, it ends inside the signature")
+    if claimed == "webp" and head.startswith(b"RIFF") and len(head) < 12:
+        return fail(src.rel, "TB042", f"WEBP header truncated: the file has {len(head)} bytes")
+    return fail(src.rel, "TB041", f"the file does not start with the {claimed.upper()} signature (first bytes {head[:8].hex(' ')})")
+
+
+def _check_fixed_header(src: Source, container: str, head: bytes, size: int) -> ReadResult | None:
+    """Dimensions and payload length from the fixed headers of PNG, GIF, BMP and TGA, so a
+    zero, absurd or short file gets its specific finding rather than Pillow's generic error."""
+    what = container.upper()
+    if container == "png":
+        if head[12:16] != b"IHDR":
+            return fail(src.rel, "TB054", "PNG: the first chunk is not IHDR")
+        width, height = struct.unpack_from(">II", head, 16)
+        return check_dims(src.rel, what, width, height) or _check_png_tail(src, size)
+    if container == "gif":
+        width, height = struct.unpack_from("<HH", head, 6)
+        return check_dims(src.rel, what, width, height)
+    if container == "bmp":
+        header_size = struct.unpack_from("<I", head, 14)[0]
+        if header_size == 12:
+            width, height = struct.unpack_from("<HH", head, 18)
+            bits, compression = struct.unpack_from("<H", head, 24)[0], 0
+        elif len(head) >= 34 and header_size >= 40:
+            width, height = struct.unpack_from("<ii", head, 18)
+            bits, compression = struct.unpack_from("<HI", head, 28)
+            height = abs(height)  # negative height = top-down rows
+        else:
+            return None  # let Pillow judge an odd header
+        bad = check_dims(src.rel, what, width, height)
+        if bad is not None or compression not in (0, 3) or bits not in (1, 4, 8, 16, 24, 32):
+            return bad
+        data_offset = struct.unpack_from("<I", head, 10)[0]
+        needed = data_offset + ((bits * width + 31) // 32) * 4 * height
+        return _short(src.rel, what, needed, size)
+    if container == "tga":
+        id_len, cmap_type, image_type = head[0], head[1], head[2]
+        cmap_len, cmap_bits = struct.unpack_from("<H", head, 5)[0], head[7]
+        width, height, depth = *struct.unpack_from("<HH", head, 12), head[16]
+        if cmap_type not in (0, 1) or image_type not in (1, 2, 3, 9, 10, 11) or depth not in (1, 8, 15, 16, 24, 32):
+            return fail(src.rel, "TB041", f"not a TGA file (colour map type {cmap_type}, image type {image_type}, {depth} bits per pixel)")
+        bad = check_dims(src.rel, what, width, height)
+        if bad is not None or image_type & 8:  # RLE data has no fixed length
+            return bad
+        needed = 18 + id_len + (cmap_len * cmap_bits + 7) // 8 * cmap_type + (width * height * depth + 7) // 8
+        return _short(src.rel, what, needed, size)
+    return None
+
+
+def _short(rel: str, what: str, needed: int, size: int) -> ReadResult | None:
+    if size < needed:
+        return fail(rel, "TB043", f"{what} pixel data truncated: the header needs {needed} bytes, the file has {size} ({needed - size} bytes missing)")
+    return None
+
+
+def _check_png_tail(src: Source, size: int) -> ReadResult | None:
+    """A PNG ends with its IEND chunk; a cut file does not (trailing junk up to 4 KiB is allowed)."""
+    with src.open() as f:
+        tail = read_at(f, max(0, size - _TAIL_BYTES), _TAIL_BYTES, size)
+    if _PNG_IEND not in tail:
+        return fail(src.rel, "TB043", f"PNG pixel data truncated: the file ({size} bytes) ends before its IEND chunk")
+    return None
+
+
+def _read_with_pillow(src: Source, container: str, head: bytes, size: int) -> ReadResult:
+    import importlib
+
+    module_name, class_name = _PIL_CLASSES[container]
+    cls = getattr(importlib.import_module(f"PIL.{module_name}"), class_name)
+    what = container.upper()
+    try:
+        with src.open() as f:
+            im = cls(f)
+            mode, (width, height), info = im.mode, im.size, dict(im.info)
+            tiff_tags = _tiff_tags(im) if container == "tiff" else {}
+    except _PIL_ERRORS as exc:
+        if isinstance(exc, (FileNotFoundError, PermissionError, IsADirectoryError)):
+            raise  # the registry reports these as TB005/TB001
+        return fail(src.rel, _pillow_code(exc), f"{what} header not readable: {_describe(exc)}")
+    bad = check_dims(src.rel, what, width, height)
+    if bad is not None:
+        return bad
+    shape = _shape_of(container, mode, info, head, tiff_tags)
+    facts = TextureFacts(
+        path=src.rel, container=container, width=width, height=height,
+        channels=shape.channels, alpha=shape.alpha, bit_depth=shape.bit_depth, hdr=shape.hdr,
+        color_space=_color_space(container, info, shape), disk_bytes=size,
+        grey=shape.grey, palette=shape.palette,
+    )
+    return ReadResult(textures=(facts,))
+
+
+def _tiff_tags(im: Any) -> dict[int, Any]:
+    tags = getattr(im, "tag_v2", None)
+    if tags is None:
+        return {}
+    out: dict[int, Any] = {}
+    for tag in (258, 338, 339):  # BitsPerSample, ExtraSamples, SampleFormat
+        try:
+            if tag in tags:
+                out[tag] = tags[tag]
+        except _PIL_ERRORS:
+            continue
+    return out
+
+
+def _pillow_code(exc: BaseException) -> str:
+    """TB042 when Pillow ran out of header bytes, TB044 for a zero size, TB054 otherwise."""
+    chain = [exc, exc.__cause__, exc.__context__]
+    if any(isinstance(e, (EOFError, struct.error, IndexError)) for e in chain if e is not None):
+        return "TB042"
+    text = str(exc).lower()
+    if "truncat" in text or "end of file" in text or "eof" in text or "not enough data" in text:
+        return "TB042"
+    return "TB054"
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+_GREY_MODES = {"1", "L", "LA", "La", "I", "F", "I;16", "I;16L", "I;16B", "I;16N", "I;16S"}
+
+
+def _shape_of(container: str, mode: str, info: dict[str, Any], head: bytes, tiff_tags: dict[int, Any]) -> _Shape:
+    transparency = "transparency" in info
+    bit_depth = 8
+    hdr = False
+    if mode.startswith("I;16"):
+        bit_depth = 16
+    elif mode in ("I", "F"):
+        bit_depth, hdr = 32, mode == "F"
+    if container == "png" and head[24] == 16:
+        bit_depth = 16
+    if container == "tiff":
+        bits = tiff_tags.get(258)
+        if isinstance(bits, tuple) and bits:
+            bits = max(int(b) for b in bits)
+        if isinstance(bits, int) and bits in (16, 32, 64):
+            bit_depth = min(bits, 32)
+        fmt = tiff_tags.get(339)
+        if isinstance(fmt, tuple) and fmt:
+            fmt = fmt[0]
+        if fmt == 3:  # IEEE float
+            hdr = True
+    if mode in ("P", "PA"):
+        alpha = transparency or mode == "PA"
+        return _Shape(4 if alpha else 3, alpha, palette=True, bit_depth=8)
+    if mode in _GREY_MODES:
+        alpha = mode in ("LA", "La") or transparency
+        return _Shape(2 if alpha else 1, alpha, grey=True, bit_depth=bit_depth, hdr=hdr)
+    if mode in ("RGBA", "RGBa"):
+        return _Shape(4, True, bit_depth=bit_depth, hdr=hdr)
+    alpha = transparency
+    return _Shape(4 if alpha else 3, alpha, bit_depth=bit_depth, hdr=hdr)
+
+
+def _color_space(container: str, info: dict[str, Any], shape: _Shape) -> str | None:
+    if shape.hdr:
+        return "linear"
+    if "srgb" in info:  # PNG sRGB chunk
+        return "srgb"
+    icc = info.get("icc_profile")
+    if isinstance(icc, bytes) and icc:
+        return "linear" if _icc_says_linear(icc) else "srgb"
+    gamma = info.get("gamma")
+    if isinstance(gamma, (int, float)) and gamma > 0:
+        return "linear" if abs(gamma - 1.0) < 0.01 else "srgb"
+    if container in ("jpeg", "webp"):
+        return "srgb"
+    return None
+
+
+def _icc_says_linear(icc: bytes) -> bool:
+    """An ICC profile's description names linear profiles ("Linear sRGB", "scRGB linear", …);
+    v2 profiles store it in ASCII, v4 in UTF-16BE."""
+    text = icc[:_TAIL_BYTES].lower()
+    return b"linear" in text or "linear".encode("utf-16-be") in text
+
+
+# --- WebP ---------------------------------------------------------------------------------
+
+
+def _read_webp(src: Source, head: bytes, size: int) -> ReadResult:
+    if head[8:12] != b"WEBP":
+        return fail(src.rel, "TB041", "RIFF file without the WEBP form type")
+    riff_size = struct.unpack_from("<I", head, 4)[0]
+    chunk = head[12:16]
+    alpha = False
+    if chunk == b"VP8X":
+        flags = head[20]
+        width = 1 + int.from_bytes(head[24:27], "little")
+        height = 1 + int.from_bytes(head[27:30], "little")
+        alpha = bool(flags & 0x10)
+    elif chunk == b"VP8L":
+        if head[20] != 0x2F:
+            return fail(src.rel, "TB054", f"WEBP lossless: bad signature byte 0x{head[20]:02x}")
+        bits = struct.unpack_from("<I", head, 21)[0]
+        width, height = 1 + (bits & 0x3FFF), 1 + ((bits >> 14) & 0x3FFF)
+        alpha = bool(bits >> 28 & 1)
+    elif chunk == b"VP8 ":
+        if head[23:26] != b"\x9d\x01\x2a":
+            return fail(src.rel, "TB054", "WEBP lossy: bad VP8 start code")
+        width = struct.unpack_from("<H", head, 26)[0] & 0x3FFF
+        height = struct.unpack_from("<H", head, 28)[0] & 0x3FFF
+    else:
+        return fail(src.rel, "TB054", f"WEBP: unknown first chunk {chunk!r}")
+    bad = check_dims(src.rel, "WEBP", width, height)
+    if bad is not None:
+        return bad
+    short = _short(src.rel, "WEBP", riff_size + 8, size)
+    if short is not None:
+        return short
+    facts = TextureFacts(
+        path=src.rel, container="webp", width=width, height=height, channels=4 if alpha else 3,
+        alpha=alpha, bit_depth=8, color_space="srgb", disk_bytes=size,
+    )
+    return ReadResult(textures=(facts,))
+
+
+# --- PSD / PSB ------------------------------------------------------------------------------
+
+#: Photoshop colour modes: mode -> (colour channels, grey, palette)
+_PSD_MODES = {0: (1, True, False), 1: (1, True, False), 2: (3, False, True), 3: (3, False, False),
+              4: (3, False, False), 7: (1, True, False), 8: (1, True, False), 9: (3, False, False)}
+#: Colour channels stored in the file for each mode (CMYK stores 4).
+_PSD_STORED = {0: 1, 1: 1, 2: 1, 3: 3, 4: 4, 7: 1, 8: 1, 9: 3}
+
+
+def _read_psd(src: Source, head: bytes, size: int) -> ReadResult:
+    version, = struct.unpack_from(">H", head, 4)
+    stored, height, width, depth, mode = struct.unpack_from(">HIIHH", head, 12)
+    if version not in (1, 2):
+        return fail(src.rel, "TB054", f"PSD: version {version} (1 = PSD, 2 = PSB)")
+    if depth not in (1, 8, 16, 32) or mode not in _PSD_MODES or not 1 <= stored <= 56:
+        return fail(src.rel, "TB054", f"PSD: invalid header ({stored} channels, {depth} bits, colour mode {mode})")
+    bad = check_dims(src.rel, "PSD", width, height)
+    if bad is not None:
+        return bad
+    # The colour-mode and image-resource sections follow; a cut file ends inside them.
+    offset = 26
+    with src.open() as f:
+        for section in ("colour mode data", "image resources"):
+            raw = read_at(f, offset, 4, size)
+            if len(raw) < 4:
+                return fail(src.rel, "TB042", f"PSD header truncated: the {section} length at offset {offset} is missing")
+            offset += 4 + struct.unpack(">I", raw)[0]
+            if offset > size:
+                return fail(src.rel, "TB042", f"PSD header truncated: the {section} section ends at {offset}, the file at {size}")
+    channels, grey, palette = _PSD_MODES[mode]
+    alpha = stored > _PSD_STORED[mode]
+    facts = TextureFacts(
+        path=src.rel, container="psd", width=width, height=height,
+        channels=channels + (1 if alpha else 0), alpha=alpha, bit_depth=max(8, depth),
+        hdr=depth == 32, color_space="linear" if depth == 32 else None, disk_bytes=size,
+        grey=grey, palette=palette,
+    )
+    return ReadResult(textures=(facts,))

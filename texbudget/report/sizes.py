@@ -1,0 +1,69 @@
+"""Renderers for the calculator (`texbudget size`) and the format table (`texbudget formats`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from texbudget.model import MipLevel, PixelFormat
+from texbudget.units import human_bytes
+
+
+def mips_json(mips: Sequence[MipLevel]) -> list[dict]:
+    return [{"level": m.level, "width": m.width, "height": m.height, "depth": m.depth, "bytes": m.bytes} for m in mips]
+
+
+def size_json(fmt: PixelFormat, mips: Sequence[MipLevel], content: int, allocated: int) -> dict:
+    """Shaped like a texture entry of the report (DESIGN.md §5)."""
+    return {
+        "gpu_format": fmt.name,
+        "vk_format": fmt.vk_name,
+        "dxgi_format": fmt.dxgi_name,
+        "mips": mips_json(mips),
+        "gpu_bytes": content,
+        "allocated_bytes": allocated,
+        "allocation_model": "d3d12",
+    }
+
+
+def size_text(
+    fmt: PixelFormat, dims: tuple[int, int, int], faces: int, layers: int,
+    mips: Sequence[MipLevel], content: int, allocated: int,
+) -> str:
+    w, h, d = dims
+    shape = f"{w}x{h}" + (f"x{d}" if d > 1 else "")
+    extra = (" cube" if faces == 6 else "") + (f", {layers} layers" if layers > 1 else "")
+    lines = [f"{fmt.name} {shape}{extra}: {len(mips)} level{'s' if len(mips) != 1 else ''}, "
+             f"{fmt.bits_per_pixel:g} bits/px, {fmt.block_width}x{fmt.block_height} blocks of {fmt.bytes_per_block} B"]
+    show_depth = d > 1
+    head = f"{'level':>5}  {'width':>6}  {'height':>6}" + (f"  {'depth':>5}" if show_depth else "") + f"  {'bytes':>14}"
+    lines.append(head)
+    for m in mips:
+        lines.append(f"{m.level:>5}  {m.width:>6}  {m.height:>6}" + (f"  {m.depth:>5}" if show_depth else "") + f"  {m.bytes:>14,}")
+    lines.append(f"content    {content:>14,} B  ({human_bytes(content)})")
+    lines.append(f"allocated  {allocated:>14,} B  ({human_bytes(allocated)}, D3D12 placement alignment; an estimate)")
+    return "\n".join(lines)
+
+
+def formats_json(rows: Sequence[PixelFormat]) -> list[dict]:
+    return [{
+        "name": f.name, "block": [f.block_width, f.block_height, f.block_depth],
+        "bytes_per_block": f.bytes_per_block, "bits_per_pixel": round(f.bits_per_pixel, 4),
+        "channels": f.channels, "alpha": f.alpha, "srgb": f.srgb, "hdr": f.hdr,
+        "compressed": f.compressed, "family": f.family, "transcodable": f.transcodable,
+        "vk_format": f.vk_format, "vk_name": f.vk_name, "dxgi_format": f.dxgi_format,
+        "dxgi_name": f.dxgi_name, "gl_internal_format": f.gl_internal_format,
+        "dds_fourcc": list(f.dds_fourcc), "d3dfmt": list(f.d3dfmt), "aliases": list(f.aliases),
+    } for f in rows]
+
+
+def formats_text(rows: Sequence[PixelFormat]) -> str:
+    lines = [f"{'name':<22} {'block':>5} {'B/blk':>5} {'bpp':>6}  {'vk':>10}  {'dxgi':>4}  {'gl':>6}  aliases"]
+    for f in rows:
+        gl = f"0x{f.gl_internal_format:04X}" if f.gl_internal_format else "-"
+        lines.append(
+            f"{f.name:<22} {f.block_width}x{f.block_height:<3} {f.bytes_per_block:>5} {f.bits_per_pixel:>6.2f}  "
+            f"{f.vk_format if f.vk_format is not None else '-':>10}  {f.dxgi_format if f.dxgi_format is not None else '-':>4}  "
+            f"{gl:>6}  {', '.join(f.aliases)}"
+        )
+    lines.append(f"{len(rows)} formats")
+    return "\n".join(lines)
