@@ -1,0 +1,301 @@
+"""The demo scene (assets/demo): reproducible from assets/make_demo.py, small on disk, and the
+story it tells through the tool (issue 9).
+
+The generator runs once per session in a subprocess with this interpreter (about 10–20 s); the
+committed tree must be byte-for-byte what it writes. The scan/check tests call the CLI on the
+committed tree and pin the counts and verdicts the demo is designed for.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+ASSETS = REPO / "assets"
+DEMO = ASSETS / "demo"
+SCRIPT = ASSETS / "make_demo.py"
+MIB = 1 << 20
+
+# One file of each kind the issue names, plus the README the script writes. JPEGs are left out:
+# their bytes come from Pillow's libjpeg build (the script writes PNG and TGA itself).
+PINNED = (
+    "level.gltf",
+    "level.bin",
+    "texbudget.toml",
+    "README.md",
+    "textures/street/cobblestone_albedo.ktx2",  # BC7, Zstandard (hand-made RLE frames)
+    "textures/buildings/clocktower_normal.ktx2",  # R8G8B8A8_UNORM, ZLIB (planted)
+    "textures/env/sky_dusk_cube.ktx2",  # BC6H cubemap, ZLIB
+    "textures/street/ground_layers_normal.ktx2",  # BC5 array, 8 layers
+    "textures/market/lantern_albedo.ktx2",  # UASTC
+    "textures/props/graffiti_albedo.dds",  # DX10 BC7 with mips
+    "textures/props/sign_decal_albedo.dds",  # DXT1 without mips (planted)
+    "textures/market/stall_albedo.png",
+    "textures/market/crate_albedo.tga",
+    "textures/env/market_probe.hdr",
+    "textures/market/awning_normal.png.import",
+    "textures/market/crate_albedo.tga.meta",
+)
+
+
+def _tree(root: Path) -> list[str]:
+    """Committed files under ``root``; hidden ones (a ``.texbudget/`` scan cache, editor
+    files) are not part of the demo."""
+    rels = (p.relative_to(root) for p in root.rglob("*") if p.is_file())
+    return sorted(r.as_posix() for r in rels if not any(part.startswith(".") for part in r.parts))
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("demo") / "demo"
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPT), "--out", str(out)],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return out
+
+
+# --- reproducible and small ------------------------------------------------------------------
+
+
+def test_generator_writes_the_committed_file_list(generated: Path) -> None:
+    assert _tree(generated) == _tree(DEMO)
+
+
+@pytest.mark.parametrize("rel", PINNED)
+def test_generated_file_is_byte_identical_to_the_committed_one(generated: Path, rel: str) -> None:
+    assert (generated / rel).read_bytes() == (DEMO / rel).read_bytes(), f"{rel} differs: run `python assets/make_demo.py --out assets/demo`"
+
+
+def test_assets_folder_is_under_20_mib_on_disk() -> None:
+    total = sum((ASSETS / rel).stat().st_size for rel in _tree(ASSETS))
+    assert total < 20 * MIB, f"assets/ is {total / MIB:.1f} MiB"
+
+
+def test_demo_has_the_planted_files_and_sidecars() -> None:
+    files = set(_tree(DEMO))
+    for rel in (
+        "textures/ui/hud_atlas.png",
+        "textures/props/old_cart_albedo.png",
+        "textures/market/awning_albedo.png.import",
+        "textures/props/bench_normal.png.meta",
+    ):
+        assert rel in files
+    assert sum(1 for f in files if f.endswith(".import")) == 6
+    assert sum(1 for f in files if f.endswith(".meta")) == 9
+
+
+def test_gltf_materials_reference_textures_that_exist() -> None:
+    doc = json.loads((DEMO / "level.gltf").read_text(encoding="utf-8"))
+    uris = [img["uri"] for img in doc["images"]]
+    assert all((DEMO / uri).is_file() for uri in uris)
+    assert not any(u.startswith("textures/props/old_cart") for u in uris)  # planted: unused
+    slots = {"baseColorTexture", "normalTexture", "metallicRoughnessTexture", "occlusionTexture"}
+    used = set()
+    for mat in doc["materials"]:
+        refs = {**mat.get("pbrMetallicRoughness", {}), **mat}
+        used |= {k for k in slots if k in refs}
+    assert used == slots
+    assert doc["buffers"] == [{"uri": "level.bin", "byteLength": (DEMO / "level.bin").stat().st_size}]
+
+
+def test_gltf_scene_counts_from_the_json_itself() -> None:
+    """>= 10 unique meshes, >= 300 instances, >= 1,000,000 triangles counting instances, read
+    straight from the glTF node graph and index accessors (no texbudget code involved)."""
+    doc = json.loads((DEMO / "level.gltf").read_text(encoding="utf-8"))
+    acc = doc["accessors"]
+    triangles = [sum(acc[p["indices"]]["count"] // 3 for p in m["primitives"]) for m in doc["meshes"]]
+    placed = [n["mesh"] for n in doc["nodes"] if "mesh" in n]
+    assert len(doc["meshes"]) == 27
+    assert len(placed) == 548
+    assert set(placed) == set(range(len(doc["meshes"])))  # every mesh is instanced
+    assert sum(triangles[m] for m in placed) == 2_509_104
+    assert doc["meshes"][18]["name"] == "fountain" and triangles[18] == 24_704
+    assert {acc[p["indices"]]["componentType"] for m in doc["meshes"] for p in m["primitives"]} == {5123, 5125}
+    for m in doc["meshes"]:
+        for p in m["primitives"]:
+            assert set(p["attributes"]) == {"POSITION", "NORMAL", "TANGENT", "TEXCOORD_0"}
+
+
+# --- the containers, checked against their specs without texbudget ----------------------------
+
+
+def _chain(w: int, h: int, block_bytes: int, block: int = 4, copies: int = 1) -> list[int]:
+    """Exact bytes per mip level (floor halving, block rounding), spec/textures.md §2."""
+    levels = max(w, h).bit_length()
+    return [max(1, -(-max(1, w >> i) // block)) * max(1, -(-max(1, h >> i) // block)) * block_bytes * copies
+            for i in range(levels)]
+
+
+def _unzstd_rle(frame: bytes) -> int:
+    """Decoded length of a Zstandard frame made of raw/RLE blocks (what make_demo writes)."""
+    assert int.from_bytes(frame[:4], "little") == 0xFD2FB528
+    fhd = frame[4]
+    assert fhd == 0xA0  # FCS 4 bytes, single segment
+    content = int.from_bytes(frame[5:9], "little")
+    pos, total = 9, 0
+    while True:
+        header = int.from_bytes(frame[pos:pos + 3], "little")
+        last, kind, size = header & 1, (header >> 1) & 3, header >> 3
+        assert kind in (0, 1) and size <= 128 * 1024
+        pos += 3 + (1 if kind == 1 else size)
+        total += size
+        if last:
+            break
+    assert pos == len(frame) and total == content
+    return total
+
+
+KTX2_CASES = {
+    # path: (vkFormat, width, height, faces, layers, scheme, exact level bytes)
+    "textures/street/cobblestone_albedo.ktx2": (146, 8192, 8192, 1, 0, 2, _chain(8192, 8192, 16)),
+    "textures/street/ground_layers_normal.ktx2": (141, 4096, 4096, 1, 8, 2, _chain(4096, 4096, 16, copies=8)),
+    "textures/buildings/clocktower_normal.ktx2": (37, 8192, 8192, 1, 0, 3, _chain(8192, 8192, 4, block=1)),
+    "textures/env/sky_dusk_cube.ktx2": (143, 2048, 2048, 6, 0, 3, _chain(2048, 2048, 16, copies=6)),
+    "textures/market/lantern_albedo.ktx2": (0, 1024, 1024, 1, 0, 2, _chain(1024, 1024, 16)),
+}
+
+
+@pytest.mark.parametrize("rel", sorted(KTX2_CASES))
+def test_ktx2_header_and_level_index_follow_the_spec(rel: str) -> None:
+    import struct
+    import zlib
+
+    vk, w, h, faces, layers, scheme, sizes = KTX2_CASES[rel]
+    data = (DEMO / rel).read_bytes()
+    assert data[:12] == b"\xabKTX 20\xbb\r\n\x1a\n"
+    fields = struct.unpack_from("<13I", data, 12)
+    assert fields[:9] == (vk, 1, w, h, 0, layers, faces, len(sizes), scheme)
+    dfd_at, dfd_len = fields[9], fields[10]
+    assert dfd_at == 80 + 24 * len(sizes) and struct.unpack_from("<I", data, dfd_at)[0] == dfd_len
+    index = [struct.unpack_from("<QQQ", data, 80 + 24 * i) for i in range(len(sizes))]
+    assert [u for _, _, u in index] == sizes
+    offsets = [o for o, _, _ in index]
+    assert offsets == sorted(offsets, reverse=True)  # smallest level first in the file
+    assert offsets[0] + index[0][1] == len(data)
+    for offset, length, unpacked in index:
+        blob = data[offset:offset + length]
+        if scheme == 3:
+            assert zlib.decompress(blob) == bytes(unpacked)
+        else:
+            assert _unzstd_rle(blob) == unpacked
+
+
+def test_ktx2_exact_sizes_match_the_spec_vectors() -> None:
+    # spec/textures.md §7 row 5 (BC7 4096² chain) and row 10 (BC6H 512² cube), by the same rule
+    assert sum(_chain(4096, 4096, 16)) == 22_369_648
+    assert sum(_chain(512, 512, 16, copies=6)) == 2_097_312
+    assert sum(KTX2_CASES["textures/buildings/clocktower_normal.ktx2"][6]) == 357_913_940  # 341.33 MiB
+
+
+@pytest.mark.parametrize(("rel", "dxgi", "levels", "payload"), [
+    ("textures/props/graffiti_albedo.dds", 99, 10, sum(_chain(512, 512, 16))),
+    ("textures/props/graffiti_normal.dds", 83, 10, sum(_chain(512, 512, 16))),
+    ("textures/props/sign_decal_albedo.dds", None, 1, 524_288),
+])
+def test_dds_headers_and_payload_sizes(rel: str, dxgi: int | None, levels: int, payload: int) -> None:
+    import struct
+
+    data = (DEMO / rel).read_bytes()
+    assert data[:4] == b"DDS "
+    size, flags, height, width, _, _, mips = struct.unpack_from("<7I", data, 4)
+    fourcc = data[84:88]
+    side = 1 << (levels - 1) if levels > 1 else 1024
+    assert (size, height, width, mips, bool(flags & 0x20000)) == (124, side, side, levels, levels > 1)
+    if dxgi is None:
+        assert fourcc == b"DXT1" and len(data) == 128 + payload
+    else:
+        assert fourcc == b"DX10" and struct.unpack_from("<5I", data, 128) == (dxgi, 3, 0, 1, 0)
+        assert len(data) == 148 + payload
+
+
+def test_hdr_probe_decodes_to_every_scanline() -> None:
+    data = (DEMO / "textures/env/market_probe.hdr").read_bytes()
+    head, _, body = data.partition(b"\n\n")
+    assert head.startswith(b"#?RADIANCE") and b"FORMAT=32-bit_rle_rgbe" in head
+    size_line, _, pixels = body.partition(b"\n")
+    assert size_line == b"-Y 256 +X 512"
+    pos = 0
+    for _ in range(256):
+        assert pixels[pos:pos + 4] == bytes((2, 2, 2, 0))  # new RLE, width 512
+        pos += 4
+        for _channel in range(4):
+            filled = 0
+            while filled < 512:
+                count = pixels[pos]
+                if count > 128:
+                    filled, pos = filled + count - 128, pos + 2
+                else:
+                    filled, pos = filled + count, pos + 1 + count
+            assert filled == 512
+    assert pos == len(pixels)
+
+
+# --- through the tool ------------------------------------------------------------------------
+
+
+def _scan_json(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> dict:
+    cli = pytest.importorskip("texbudget.cli")
+    monkeypatch.chdir(REPO)
+    code = cli.main(["scan", "assets/demo", "--format", "json"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    return json.loads(out)
+
+
+def test_scan_counts_textures_meshes_instances_and_triangles(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    report = _scan_json(capsys, monkeypatch)
+    meshes = report["meshes"]
+    assert len(report["textures"]) >= 90
+    assert len(meshes) >= 10
+    assert sum(m["instances"] for m in meshes) >= 300
+    assert sum(m["instances"] * m["triangles"] for m in meshes) >= 1_000_000
+
+
+def test_scan_tells_the_budget_story(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fits everywhere on 24 GB, over on 8 GB at 4K with RT, and the matrix shows all three
+    verdicts (assets/demo/README.md, "The budget story")."""
+    report = _scan_json(capsys, monkeypatch)
+    verdicts: dict[tuple[str, str, str], str] = {}
+    for sc in report["scenarios"]:
+        for card in sc["cards"]:
+            verdicts[(sc["resolution"], sc["rt"], card["name"])] = card["verdict"]
+    assert {v for (_, _, name), v in verdicts.items() if name == "24GB"} == {"fits"}
+    assert verdicts[("3840x2160", "nvidia", "8GB")] == "over"
+    assert verdicts[("1920x1080", "off", "8GB")] == "fits"
+    assert set(verdicts.values()) == {"fits", "tight", "over"}
+
+
+def test_scan_lists_the_unused_textures(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    report = _scan_json(capsys, monkeypatch)
+    flagged = {f["path"] for f in report["findings"]}
+    for role in ("albedo", "normal", "orm"):
+        assert f"textures/props/old_cart_{role}.png" in flagged
+    by_path = {t["path"]: t for t in report["textures"]}
+    assert by_path["textures/props/old_cart_albedo.png"]["used_by"] == []
+
+
+def test_check_exits_1_and_names_every_planted_problem(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cli = pytest.importorskip("texbudget.cli")
+    monkeypatch.chdir(REPO)
+    code = cli.main(["check", "assets/demo"])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    for planted in (
+        "textures/buildings/clocktower_normal.ktx2",  # uncompressed 8K normal, over max_bytes
+        "textures/market/awning_normal.png",  # Godot lossless: uncompressed
+        "textures/market/poster_albedo.jpg",  # 1000x750, not a multiple of 4
+        "textures/props/sign_decal_albedo.dds",  # no mips
+        "level.gltf#mesh/18",  # the fountain, over max_triangles
+    ):
+        assert planted in out, f"check does not flag {planted}:\n{out}"
