@@ -33,7 +33,18 @@ _TABLE: tuple[Code, ...] = (
     Code("TB005", W, "The file changed or vanished while it was being scanned.", "Scan again once the files are settled."),
     Code("TB009", E, "texbudget failed on this file (an internal error); the scan went on.", "Please report it with the file attached."),
     # --- texture policy and deep scan (TB010–TB019)
+    Code("TB010", W, "A Godot .import or Unity .meta beside the texture could not be read or is not one; the platform profile decided instead.", "Re-import the texture in the engine, or delete the broken sidecar."),
+    Code("TB011", I, "The engine sidecar uses an importer texbudget does not model (a Godot 3 .import, a Unity importer other than TextureImporter); the platform profile decided.", "Nothing to do, or add a [[rule]] that states the format."),
+    Code("TB012", W, "An engine import setting has a value texbudget does not understand; the engine's default or the platform profile decided that part.", "Check the value in the engine, or add a [[rule]] that states the format."),
+    Code("TB013", I, "--deep: the alpha channel is fully opaque; a format without alpha would be cheaper.", "Export without alpha, or set the engine's alpha source to None."),
+    Code("TB014", I, "--deep: the colour image is really greyscale; a one-channel format would be cheaper.", "Export it as a greyscale image, or pack it into a channel of a mask."),
+    Code("TB015", W, "--deep: the pixels could not be decoded (unsupported, corrupt, or above Pillow's decompression-bomb limit); the texture was not inspected.", "Nothing to do, or check the file in an image editor."),
+    Code("TB016", I, "--deep: every pixel has the same value; a 1x1 texture (or a material constant) would do.", "Replace the texture by a constant colour in the material."),
     # --- check limits and budgets (TB020–TB039)
+    # budget verdicts (TB030–TB039; texbudget/budget.py budget_findings)
+    Code("TB030", E, "The scene does not fit in a card's usable VRAM in one scenario (verdict over).", "Apply the listed fixes, or drop the card, resolution or RT setting from [budget]."),
+    Code("TB031", W, "The scene fits a card's usable VRAM but inside the headroom (verdict tight).", "Leave room for what the estimate misses: apply a listed fix or raise the card class."),
+    Code("TB032", W, "With streaming on, the always-resident floor is larger than the streaming pool.", "Raise [budget] streaming_pool, or stream more textures (fewer never-streamed ones)."),
     # --- texture readers (TB040–TB069)
     Code("TB040", E, "The file is empty (0 bytes).", "An empty file is usually a failed save or copy; re-export it or delete it."),
     Code("TB041", E, "The file does not start with its format's signature (wrong magic), or is no image of the type its name says.", "Check that the file really is what its suffix says; re-export it."),
@@ -44,7 +55,7 @@ _TABLE: tuple[Code, ...] = (
     Code("TB046", E, "The pixel format is unknown or not supported; the message names the code.", "Re-export in a standard format (BC1–BC7, ASTC, ETC2, RGBA8, RGBA16F, …), or report the format code."),
     Code("TB047", E, "The file claims more mip levels than its dimensions allow (floor(log2(max dim)) + 1).", "Re-export the file with a correct mip chain."),
     Code("TB048", E, "A cubemap is incomplete or malformed: fewer than six faces, a face count other than 1 or 6, or non-square faces.", "Export all six faces, square, or export a 2D texture."),
-    Code("TB049", E, "The array size is invalid (0 where at least 1 is required).", "Re-export the file; a texture array needs at least one layer."),
+    Code("TB049", W, "A DDS DX10 header gives arraySize 0; texbudget reads it as 1 (Pillow writes such files, DirectXTex and engines built on it reject them).", "Re-export with a tool that writes arraySize 1 (texconv, NVTT, Compressonator)."),
     Code("TB050", E, "A level in the level index lies outside the file.", "The file is cut short or its level index is corrupt; re-export it."),
     Code("TB051", E, "Levels in the level index overlap each other.", "The level index is corrupt; re-export the file."),
     Code("TB052", W, "The supercompression scheme is unknown to texbudget; the texture is still reported from its header.", "Check the sizes by hand, or re-encode with a standard scheme (none, BasisLZ, Zstandard, ZLIB)."),
@@ -53,6 +64,24 @@ _TABLE: tuple[Code, ...] = (
     Code("TB055", W, "The header breaks its format's rules, but the texture could still be read.", "Re-export the file with a current tool so every engine accepts it."),
     Code("TB056", W, "Only the first part of a multi-part OpenEXR file was read.", "Sizes cover the first part only; split the parts into separate files to size each."),
     # --- glTF and mesh readers (TB070–TB099)
+    Code("TB070", E, "The glTF JSON could not be parsed: not JSON, not UTF-8, nested too deep, or not a JSON object.", "Re-export the file; the Khronos glTF Validator shows where it breaks."),
+    Code("TB071", E, "The glTF JSON is larger than texbudget reads (64 MiB); it was not parsed.", "A JSON that size nearly always holds base64 buffers: export a .glb, or a .gltf with external .bin files."),
+    Code("TB072", E, "The GLB container is broken: a wrong magic or header, a chunk length that does not match the file, or no JSON chunk.", "The file is truncated or was not written as GLB; re-export it."),
+    Code("TB073", E, "The glTF breaks the glTF 2.0 schema: a field of the wrong type, a missing required field, an index that points nowhere, an unknown draw mode.", "Run the Khronos glTF Validator on the file and fix what it reports, or re-export it."),
+    Code("TB074", E, "A URI leaves the scan root, is an absolute path, or uses a scheme (file:, http:, https:, …); it was not opened or fetched.", "Keep buffers and images inside the project with relative URIs, or embed them in a GLB."),
+    Code("TB075", E, "A file the glTF references (a .bin buffer or an image) does not exist.", "Add the missing file, or fix the URI in the glTF."),
+    Code("TB076", E, "A buffer is shorter than it declares, or a bufferView lies past the end of its buffer.", "The .bin is truncated or belongs to another export; re-export the glTF and its buffers together."),
+    Code("TB077", E, "An accessor reaches past the end of its bufferView; the meshes that use it were not priced.", "The buffers do not match the JSON; re-export the file."),
+    Code("TB078", E, "A count or size is beyond sane limits (an accessor count over 2^31−1, an embedded image over 256 MiB); it was not used.", "The file is corrupt or hostile; re-export it."),
+    Code("TB079", E, "A data: URI is malformed (not base64, bad base64) or too large to decode.", "Re-export the file; better, use a .glb or external files instead of data URIs."),
+    Code("TB080", E, "The node graph is not a tree: a node is its own ancestor (a cycle) or has two parents; the offending link was ignored.", "Fix the node hierarchy in the authoring tool and re-export."),
+    Code("TB081", I, "An image in the glTF is used by no material.", "Remove the image from the file if nothing needs it; it still costs download and, if loaded, VRAM."),
+    Code("TB082", E, "The file is not glTF 2.x (glTF 1.0 or an unknown version); it was not read.", "Convert it to glTF 2.0 (e.g. with gltf-pipeline) and scan again."),
+    Code("TB083", W, "The glTF requires an extension texbudget does not know; its sizes may be wrong.", "Check that the engine supports the extension; sizes are read from the accessor declarations."),
+    Code("TB084", I, "A mesh is used by no node of the scene (0 instances).", "Remove the mesh if nothing uses it, or add [[instances]] in texbudget.toml when the engine places it."),
+    Code("TB085", E, "The mesh file could not be read (trimesh could not parse it).", "Re-export the mesh; open it in a DCC tool to see what is wrong."),
+    Code("TB086", E, "The mesh file is larger than texbudget hands to trimesh (256 MiB); it was not read.", "Export the mesh as glTF/GLB, which texbudget sizes from its declarations without loading it."),
+    Code("TB087", W, "The mesh file holds no triangles (a point cloud, lines or an empty scene); nothing was priced.", "Nothing to do if that is intended."),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _TABLE}

@@ -207,24 +207,72 @@ class TextureCost:
 
 @dataclass(frozen=True, slots=True)
 class Fix:
+    """One concrete change that would make a scenario fit on a card, with the bytes it saves
+    (exact for texture changes; an estimate when ``estimate``: BLAS compaction, upscaler).
+
+    ``kind``: "compress", "bc1", "cap", "drop_mips", "compaction", "upscaler", "pool".
+    ``path``: the texture, a folder glob ("env/rocks/*") or "" for scene-wide changes.
+    ``value``: the new format, max size, number of levels dropped, upscaler preset or pool
+    bytes. ``group``: "role:albedo" or "folder:env/rocks" for a group change, else ""."""
+
     card: str
     action: str
     path: str
     saves_bytes: int
+    kind: str = ""
+    value: str = ""
+    group: str = ""
+    estimate: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class CardVerdict:
-    name: str
+    """One card in one scenario. ``free_bytes`` = usable − total (negative when over);
+    ``fits`` when free ≥ headroom, ``tight`` when 0 ≤ free < headroom, ``over`` when free < 0."""
+
+    name: str  # the card id: "12GB", "rtx-4070", "ps5"
     vram_bytes: int
     usable_bytes: int
     free_bytes: int  # negative when over
     verdict: str  # "fits", "tight", "over"
     headroom_bytes: int = 0
+    reserve_bytes: int = 0  # vram − usable (OS, driver, compositor; a platform's system share)
+    display_name: str = ""
+    note: str = ""  # unified memory: "CPU data shares this budget"
+    free_after_fixes_bytes: int | None = None  # free once this card's fixes are applied
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """One combination the budget is judged for: output resolution, render scale (from the
+    upscaler), quality tier, RT vendor or "off", renderer preset, platform."""
+
+    width: int
+    height: int
+    render_scale: float
+    quality: str
+    rt: str  # "off" or a BVH profile / vendor ("nvidia", "amd", "intel", …)
+    renderer: str = "deferred"
+    upscaler: str = "native"
+    platform: str = "desktop"
+    render_width: int = 0  # round(width × render_scale), half up
+    render_height: int = 0
+
+    @property
+    def resolution(self) -> str:
+        return f"{self.width}x{self.height}"
+
+    @property
+    def render_resolution(self) -> str:
+        return f"{self.render_width or self.width}x{self.render_height or self.height}"
 
 
 @dataclass(frozen=True, slots=True)
 class ScenarioResult:
+    """The budget of one scenario. ``bytes`` holds the four categories (textures count
+    *allocated* bytes, and under streaming the pool variant); ``details`` the parts behind
+    them (content vs allocated, estimates); ``streaming`` (a JSON-ready dict) both variants."""
+
     resolution: str  # "3840x2160"
     render_scale: float
     quality: str
@@ -233,3 +281,26 @@ class ScenarioResult:
     total_bytes: int = 0
     cards: tuple[CardVerdict, ...] = ()
     fixes: tuple[Fix, ...] = ()
+    upscaler: str | None = None
+    renderer: str | None = None
+    platform: str = "desktop"
+    render_resolution: str = ""
+    details: dict[str, int] = field(default_factory=dict)
+    streaming: dict | None = None
+    notes: tuple[str, ...] = ()
+    scenario: Scenario | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """Every scenario of one evaluation, judged on every card."""
+
+    scenarios: tuple[ScenarioResult, ...] = ()
+    cards: tuple[str, ...] = ()  # card ids, in the order asked for
+    notes: tuple[str, ...] = ()
+
+    @property
+    def worst(self) -> str:
+        """The worst verdict of any card in any scenario: over, then tight, then fits."""
+        verdicts = {c.verdict for s in self.scenarios for c in s.cards}
+        return next((v for v in ("over", "tight") if v in verdicts), "fits")

@@ -22,7 +22,10 @@ gAMA 1.0, a linear ICC profile, or float data; None when the file says nothing.
 
 from __future__ import annotations
 
+import importlib
+import logging
 import struct
+import warnings
 import zlib
 from dataclasses import dataclass
 from typing import Any
@@ -67,6 +70,10 @@ _PIL_ERRORS = (SyntaxError, OSError, ValueError, EOFError, struct.error, IndexEr
 
 _TAIL_BYTES = 4096
 _PNG_IEND = b"IEND\xaeB`\x82"
+
+# Pillow logs some header rejections at ERROR level (TIFF "More samples per pixel …"); with no
+# logging configured Python would print them to stderr. The finding already says it.
+logging.getLogger("PIL").addHandler(logging.NullHandler())
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,13 +186,14 @@ def _check_png_tail(src: Source, size: int) -> ReadResult | None:
 
 
 def _read_with_pillow(src: Source, container: str, head: bytes, size: int) -> ReadResult:
-    import importlib
+    from PIL import Image  # imported on first use: `check` on a warm cache never needs it
 
     module_name, class_name = _PIL_CLASSES[container]
     cls = getattr(importlib.import_module(f"PIL.{module_name}"), class_name)
     what = container.upper()
     try:
-        with src.open() as f:
+        with src.open() as f, warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # Pillow warns on odd metadata; findings say what matters
             im = cls(f)
             mode, (width, height), info = im.mode, im.size, dict(im.info)
             tiff_tags = _tiff_tags(im) if container == "tiff" else {}
@@ -193,7 +201,9 @@ def _read_with_pillow(src: Source, container: str, head: bytes, size: int) -> Re
         if isinstance(exc, (FileNotFoundError, PermissionError, IsADirectoryError)):
             raise  # the registry reports these as TB005/TB001
         return fail(src.rel, _pillow_code(exc), f"{what} header not readable: {_describe(exc)}")
-    bad = check_dims(src.rel, what, width, height)
+    except Image.DecompressionBombError as exc:  # a GIF frame or TIFF tile far larger than any texture
+        return fail(src.rel, "TB045", f"{what} header describes an image part beyond any GPU: {exc}")
+    bad = check_dims(src.rel, what, width, height) or _check_tiff_data(src.rel, tiff_tags, size)
     if bad is not None:
         return bad
     shape = _shape_of(container, mode, info, head, tiff_tags)
@@ -211,13 +221,26 @@ def _tiff_tags(im: Any) -> dict[int, Any]:
     if tags is None:
         return {}
     out: dict[int, Any] = {}
-    for tag in (258, 338, 339):  # BitsPerSample, ExtraSamples, SampleFormat
+    # BitsPerSample, ExtraSamples, SampleFormat, Strip/Tile offsets and byte counts
+    for tag in (258, 338, 339, 273, 279, 324, 325):
         try:
             if tag in tags:
                 out[tag] = tags[tag]
         except _PIL_ERRORS:
             continue
     return out
+
+
+def _check_tiff_data(rel: str, tags: dict[int, Any], size: int) -> ReadResult | None:
+    """The first image's strips (or tiles) must lie inside the file."""
+    for offsets_tag, counts_tag in ((273, 279), (324, 325)):
+        offsets, counts = tags.get(offsets_tag), tags.get(counts_tag)
+        if not isinstance(offsets, tuple) or not isinstance(counts, tuple) or len(offsets) != len(counts):
+            continue
+        ends = [int(o) + int(c) for o, c in zip(offsets, counts, strict=True)]
+        if ends and max(ends) > size:
+            return fail(rel, "TB043", f"TIFF pixel data truncated: its strips or tiles end at {max(ends)}, the file at {size} ({max(ends) - size} bytes missing)")
+    return None
 
 
 def _pillow_code(exc: BaseException) -> str:
@@ -246,8 +269,16 @@ def _shape_of(container: str, mode: str, info: dict[str, Any], head: bytes, tiff
         bit_depth = 16
     elif mode in ("I", "F"):
         bit_depth, hdr = 32, mode == "F"
-    if container == "png" and head[24] == 16:
-        bit_depth = 16
+    if container == "png":  # IHDR says it exactly (Pillow widens 16-bit grey+alpha to RGBA)
+        bit_depth = 16 if head[24] == 16 else 8
+        color_type = head[25]
+        if color_type == 3:
+            return _Shape(4 if transparency else 3, transparency, palette=True)
+        if color_type in (0, 4):
+            alpha = color_type == 4 or transparency
+            return _Shape(2 if alpha else 1, alpha, grey=True, bit_depth=bit_depth)
+        alpha = color_type == 6 or transparency
+        return _Shape(4 if alpha else 3, alpha, bit_depth=bit_depth)
     if container == "tiff":
         bits = tiff_tags.get(258)
         if isinstance(bits, tuple) and bits:

@@ -1,0 +1,229 @@
+"""Source images through Pillow headers (and our own WebP/PSD parsers): exact facts, and a
+specific finding for every kind of broken file."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+
+from tests.readers import factories as fx
+from texbudget.model import TextureFacts
+from texbudget.readers import Source, read_bytes, read_path
+from texbudget.readers.images import read_image
+
+
+def _one(data: bytes, name: str) -> TextureFacts:
+    result = read_image(Source(rel=name, data=data, suffix_hint="." + name.rsplit(".", 1)[1]))
+    assert result.findings == ()
+    (facts,) = result.textures
+    return facts
+
+
+def _code(data: bytes, name: str) -> tuple[str, str]:
+    result = read_image(Source(rel=name, data=data, suffix_hint="." + name.rsplit(".", 1)[1]))
+    assert result.textures == ()
+    (finding,) = result.findings
+    return finding.code, finding.message
+
+
+# (colour type, bit depth, tRNS) -> (channels, alpha, bit_depth, grey, palette)
+PNG_CASES = [
+    (2, 8, None, (3, False, 8, False, False)),
+    (6, 8, None, (4, True, 8, False, False)),
+    (0, 8, None, (1, False, 8, True, False)),
+    (0, 16, None, (1, False, 16, True, False)),
+    (0, 4, None, (1, False, 8, True, False)),
+    (2, 16, None, (3, False, 16, False, False)),
+    (6, 16, None, (4, True, 16, False, False)),
+    (4, 8, None, (2, True, 8, True, False)),
+    (4, 16, None, (2, True, 16, True, False)),
+    (3, 8, None, (3, False, 8, False, True)),
+    (3, 4, None, (3, False, 8, False, True)),
+    (3, 8, b"\x00\xff", (4, True, 8, False, True)),
+    (0, 8, b"\x00\x00", (2, True, 8, True, False)),
+    (2, 8, b"\x00\x00\x00\x00\x00\x00", (4, True, 8, False, False)),
+]
+
+
+@pytest.mark.parametrize(("color_type", "bit_depth", "trns", "expected"), PNG_CASES)
+def test_png_variants(color_type: int, bit_depth: int, trns: bytes | None, expected: tuple) -> None:
+    data = fx.png_bytes(37, 21, color_type=color_type, bit_depth=bit_depth, trns=trns)
+    facts = _one(data, "a.png")
+    assert (facts.width, facts.height) == (37, 21)
+    assert (facts.channels, facts.alpha, facts.bit_depth, facts.grey, facts.palette) == expected
+    assert facts.container == "png"
+    assert facts.disk_bytes == len(data)
+    assert (facts.stored_format, facts.stored_levels, facts.level_bytes, facts.hdr) == (None, 1, (), False)
+
+
+@pytest.mark.parametrize(
+    ("chunks", "expected"),
+    [
+        ({}, None),
+        ({"srgb": True}, "srgb"),
+        ({"gamma": 45455}, "srgb"),
+        ({"gamma": 100000}, "linear"),
+        ({"icc_name": b"sRGB IEC61966-2.1"}, "srgb"),
+        ({"icc_name": b"Linear Rec709 (sRGB primaries)"}, "linear"),
+        ({"srgb": True, "gamma": 100000}, "srgb"),
+    ],
+)
+def test_png_color_space_hints(chunks: dict, expected: str | None) -> None:
+    assert _one(fx.png_bytes(4, 4, **chunks), "a.png").color_space == expected
+
+
+@pytest.mark.parametrize(
+    ("fmt", "mode", "params", "name", "expected"),
+    [
+        # (container, channels, alpha, bit_depth, grey, palette, color_space, hdr)
+        ("JPEG", "RGB", {}, "a.jpg", ("jpeg", 3, False, 8, False, False, "srgb", False)),
+        ("JPEG", "L", {}, "a.jpeg", ("jpeg", 1, False, 8, True, False, "srgb", False)),
+        ("JPEG", "CMYK", {}, "a.jpg", ("jpeg", 3, False, 8, False, False, "srgb", False)),
+        ("TGA", "RGB", {}, "a.tga", ("tga", 3, False, 8, False, False, None, False)),
+        ("TGA", "RGBA", {}, "a.tga", ("tga", 4, True, 8, False, False, None, False)),
+        ("TGA", "L", {}, "a.tga", ("tga", 1, False, 8, True, False, None, False)),
+        ("TGA", "RGBA", {"compression": "tga_rle"}, "a.tga", ("tga", 4, True, 8, False, False, None, False)),
+        ("BMP", "RGB", {}, "a.bmp", ("bmp", 3, False, 8, False, False, None, False)),
+        ("BMP", "P", {}, "a.bmp", ("bmp", 1, False, 8, True, False, None, False)),  # grey palette -> L
+        ("TIFF", "RGB", {}, "a.tif", ("tiff", 3, False, 8, False, False, None, False)),
+        ("TIFF", "RGBA", {}, "a.tiff", ("tiff", 4, True, 8, False, False, None, False)),
+        ("TIFF", "I;16", {}, "a.tif", ("tiff", 1, False, 16, True, False, None, False)),
+        ("TIFF", "F", {}, "a.tif", ("tiff", 1, False, 32, True, False, "linear", True)),
+        ("GIF", "P", {}, "a.gif", ("gif", 3, False, 8, False, True, None, False)),
+        ("GIF", "P", {"transparency": 0}, "a.gif", ("gif", 4, True, 8, False, True, None, False)),
+        ("WEBP", "RGB", {}, "a.webp", ("webp", 3, False, 8, False, False, "srgb", False)),
+        ("WEBP", "RGB", {"lossless": True}, "a.webp", ("webp", 3, False, 8, False, False, "srgb", False)),
+        ("WEBP", "RGBA", {"lossless": True}, "a.webp", ("webp", 4, True, 8, False, False, "srgb", False)),
+        ("WEBP", "RGBA", {"quality": 50}, "a.webp", ("webp", 4, True, 8, False, False, "srgb", False)),
+        ("PNG", "I;16", {}, "a.png", ("png", 1, False, 16, True, False, None, False)),
+        ("PNG", "P", {"transparency": 1}, "a.png", ("png", 4, True, 8, False, True, None, False)),
+    ],
+)
+def test_pillow_written_images(fmt: str, mode: str, params: dict, name: str, expected: tuple) -> None:
+    data = fx.pillow_bytes(fmt, mode, (45, 23), **params)
+    facts = _one(data, name)
+    assert (facts.width, facts.height, facts.disk_bytes) == (45, 23, len(data))
+    got = (facts.container, facts.channels, facts.alpha, facts.bit_depth, facts.grey, facts.palette, facts.color_space, facts.hdr)
+    assert got == expected
+
+
+def test_jpeg_with_linear_icc_profile_is_linear() -> None:
+    data = fx.pillow_bytes("JPEG", "RGB", (8, 8), icc_profile=fx.icc_profile(b"Linear sRGB"))
+    assert _one(data, "a.jpg").color_space == "linear"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "expected"),
+    [
+        # (channels, alpha, bit_depth, grey, palette, hdr, color_space)
+        ({"channels": 3}, (3, False, 8, False, False, False, None)),
+        ({"channels": 4}, (4, True, 8, False, False, False, None)),
+        ({"channels": 3, "depth": 16}, (3, False, 16, False, False, False, None)),
+        ({"channels": 4, "depth": 32}, (4, True, 32, False, False, True, "linear")),
+        ({"channels": 1, "mode": 1}, (1, False, 8, True, False, False, None)),
+        ({"channels": 2, "mode": 1, "depth": 16}, (2, True, 16, True, False, False, None)),
+        ({"channels": 1, "mode": 2}, (3, False, 8, False, True, False, None)),
+        ({"channels": 4, "mode": 4}, (3, False, 8, False, False, False, None)),
+        ({"channels": 5, "mode": 4}, (4, True, 8, False, False, False, None)),
+        ({"channels": 3, "version": 2}, (3, False, 8, False, False, False, None)),
+    ],
+)
+def test_psd_headers(kwargs: dict, expected: tuple) -> None:
+    data = fx.psd_bytes(40, 30, **kwargs)
+    facts = _one(data, "art.psd")
+    assert (facts.container, facts.width, facts.height, facts.disk_bytes) == ("psd", 40, 30, len(data))
+    assert (facts.channels, facts.alpha, facts.bit_depth, facts.grey, facts.palette, facts.hdr, facts.color_space) == expected
+
+
+def test_huge_png_header_is_read_without_pillows_bomb_guard() -> None:
+    """20000x20000 is over Pillow's decompression-bomb error limit (2 x 89.5 Mpx); texbudget
+    decodes nothing, so the header's size is reported."""
+    facts = _one(fx.png_huge_bytes(20000, 20000), "big.png")
+    assert (facts.width, facts.height) == (20000, 20000)
+
+
+def test_image_on_disk(tmp_path) -> None:
+    data = fx.png_bytes(64, 32, color_type=6)
+    fx.write(tmp_path, "sub/a.png", data)
+    result = read_path(tmp_path, "sub/a.png")
+    (facts,) = result.textures
+    assert (facts.path, facts.width, facts.height, facts.alpha, facts.disk_bytes) == ("sub/a.png", 64, 32, True, len(data))
+
+
+def test_jpeg_named_png_is_read_as_jpeg_with_tb003(tmp_path) -> None:
+    fx.write(tmp_path, "photo.png", fx.pillow_bytes("JPEG", "RGB", (10, 12)))
+    result = read_path(tmp_path, "photo.png")
+    assert [f.code for f in result.findings] == ["TB003"]
+    (facts,) = result.textures
+    assert (facts.container, facts.width, facts.height) == ("jpeg", 10, 12)
+
+
+def test_image_bytes_in_memory_without_hint_is_sniffed() -> None:
+    result = read_bytes("scene.glb#image/0", fx.png_bytes(8, 4))
+    (facts,) = result.textures
+    assert (facts.path, facts.container, facts.width, facts.height) == ("scene.glb#image/0", "png", 8, 4)
+
+
+# --- broken files -------------------------------------------------------------------------
+
+
+def _png_with_ihdr(width: int, height: int) -> bytes:
+    good = fx.png_bytes(4, 4)
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return good[:16] + ihdr + good[29:]
+
+
+BROKEN = [
+    ("empty.png", b"", "TB040"),
+    ("empty.jpg", b"", "TB040"),
+    ("text.png", b"this is not a png at all, just text", "TB041"),
+    ("text.jpg", b"hello world", "TB041"),
+    ("text.gif", b"GIF00a" + bytes(20), "TB041"),
+    ("dds.png", b"DDS " + bytes(200), "TB041"),
+    ("sig.png", fx.PNG_SIGNATURE[:5], "TB042"),
+    ("head.png", fx.png_bytes(4, 4)[:20], "TB042"),
+    ("head.gif", b"GIF89a\x10\x00", "TB042"),
+    ("head.bmp", fx.pillow_bytes("BMP", "RGB")[:20], "TB042"),
+    ("head.psd", fx.psd_bytes()[:20], "TB042"),
+    ("head.webp", fx.pillow_bytes("WEBP", "RGB")[:20], "TB042"),
+    ("head.jpg", b"\xff\xd8", "TB042"),
+    ("cut.png", fx.png_bytes(64, 64)[:-30], "TB043"),
+    ("cut.bmp", fx.pillow_bytes("BMP", "RGB", (32, 32))[:-100], "TB043"),
+    ("cut.tga", fx.pillow_bytes("TGA", "RGB", (32, 32))[:-100], "TB043"),
+    ("cut.tif", fx.pillow_bytes("TIFF", "RGB", (32, 32))[:-10], "TB043"),
+    ("cut.webp", fx.pillow_bytes("WEBP", "RGB", (64, 64))[:-10], "TB043"),
+    ("zero.png", _png_with_ihdr(0, 16), "TB044"),
+    ("zero.gif", b"GIF89a" + struct.pack("<HH", 0, 5) + bytes(20), "TB044"),
+    ("zero.psd", fx.psd_bytes(0, 4), "TB044"),
+    ("zero.tga", fx.pillow_bytes("TGA", "RGB", (4, 4))[:12] + b"\0\0\4\0" + fx.pillow_bytes("TGA", "RGB", (4, 4))[16:], "TB044"),
+    ("huge.png", _png_with_ihdr(2**31, 16), "TB045"),
+    ("huge.psd", fx.psd_bytes(70000, 4, channels=1, mode=1)[:40], "TB045"),
+    ("noihdr.png", fx.PNG_SIGNATURE + b"\0\0\0\x01sRGB\0" + bytes(20), "TB054"),
+    ("version.psd", fx.psd_bytes(version=3), "TB054"),
+    ("badvp8l.webp", b"RIFF" + struct.pack("<I", 30) + b"WEBPVP8L" + struct.pack("<I", 10) + b"\x00" + bytes(20), "TB054"),
+]
+
+
+@pytest.mark.parametrize(("name", "data", "code"), BROKEN, ids=[b[0] for b in BROKEN])
+def test_broken_images_give_their_specific_finding(name: str, data: bytes, code: str) -> None:
+    got, message = _code(data, name)
+    assert got == code, message
+
+
+def test_truncated_bmp_says_how_many_bytes_are_missing() -> None:
+    data = fx.pillow_bytes("BMP", "RGB", (32, 32))
+    _, message = _code(data[:-100], "cut.bmp")
+    assert message.endswith(f"the header needs {len(data)} bytes, the file has {len(data) - 100} (100 bytes missing)")
+
+
+def test_zero_width_png_message() -> None:
+    code, message = _code(_png_with_ihdr(0, 16), "zero.png")
+    assert (code, message) == ("TB044", "PNG header gives size 0x16; every dimension must be at least 1")
+
+
+def test_pillow_errors_become_findings(tmp_path) -> None:
+    """A TIFF whose first IFD offset points past the end: Pillow raises, we report."""
+    data = b"II*\x00" + struct.pack("<I", 10_000) + bytes(8)
+    code, _ = _code(data, "bad.tif")
+    assert code in ("TB042", "TB054")

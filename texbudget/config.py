@@ -1,0 +1,259 @@
+"""texbudget.toml (or ``[tool.texbudget]`` in pyproject.toml): found, read, validated.
+
+Read with tomllib into frozen dataclasses. Every mistake is one ConfigError line that names
+the file, the key, the value and what is allowed, with the nearest key for a misspelling.
+The keys and their defaults are documented in README.md ("Configuration"); ``SCHEMA`` below
+is the single source and a test keeps the two in step.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from texbudget.errors import ConfigError
+from texbudget.units import parse_bytes, parse_resolution
+
+CONFIG_NAMES = ("texbudget.toml", ".texbudget.toml")
+QUALITIES = ("ultra", "high", "medium", "low")
+RT_VENDORS = ("off", "nvidia", "amd", "intel", "radv", "radv26", "amd-rdna4", "anv", "anv-grl", "lavapipe")
+RENDERERS = ("deferred", "forward")
+UPSCALERS = ("native", "quality", "balanced", "performance", "ultra-performance")
+SHADOWS = ("csm", "vsm", "none")
+ALLOCATIONS = ("d3d12", "none")
+FOLLOW = ("tree", "gltf")
+
+
+# --- value checkers: each takes (value, where) and returns the clean value or raises ---
+
+Check = Callable[[Any, str], Any]
+
+
+def _fail(where: str, value: Any, allowed: str) -> ConfigError:
+    return ConfigError(f"{where} = {value!r}: {allowed}")
+
+
+def _str(allowed: tuple[str, ...] | None = None) -> Check:
+    def check(v: Any, where: str) -> str:
+        if not isinstance(v, str):
+            raise _fail(where, v, "must be a string" + (f", one of {', '.join(allowed)}" if allowed else ""))
+        if allowed and v.lower() not in allowed:
+            near = difflib.get_close_matches(v.lower(), allowed, n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            raise _fail(where, v, f"allowed values are {', '.join(allowed)}{hint}")
+        return v.lower() if allowed else v
+    return check
+
+
+def _list_of(item: Check) -> Check:
+    def check(v: Any, where: str) -> tuple:
+        values = [v] if isinstance(v, str) else v
+        if not isinstance(values, list):
+            raise _fail(where, v, "must be a list of strings")
+        return tuple(item(x, where) for x in values)
+    return check
+
+
+def _bool(v: Any, where: str) -> bool:
+    if not isinstance(v, bool):
+        raise _fail(where, v, "must be true or false")
+    return v
+
+
+def _int(lo: int, hi: int) -> Check:
+    def check(v: Any, where: str) -> int:
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise _fail(where, v, f"must be a whole number from {lo} to {hi}")
+        return v
+    return check
+
+
+def _bytes(v: Any, where: str) -> int:
+    try:
+        return parse_bytes(v)
+    except ValueError as exc:
+        raise _fail(where, v, str(exc).split(": ", 1)[-1]) from None
+
+
+def _percent(v: Any, where: str) -> float:
+    """``5``, ``5.0`` or ``"5%"`` -> 0.05."""
+    text = v.strip().removesuffix("%") if isinstance(v, str) else v
+    try:
+        pct = float(text)
+    except (TypeError, ValueError):
+        raise _fail(where, v, "must be a percentage such as 5 or \"5%\"") from None
+    if isinstance(v, bool) or not 0 <= pct <= 100:
+        raise _fail(where, v, "must be a percentage from 0 to 100")
+    return pct / 100
+
+
+def _resolution(v: Any, where: str) -> str:
+    try:
+        w, h = parse_resolution(str(v))
+    except ValueError as exc:
+        raise _fail(where, v, str(exc).split(": ", 1)[-1]) from None
+    return f"{w}x{h}"
+
+
+def _any_table_list(v: Any, where: str) -> tuple[dict, ...]:
+    if not isinstance(v, list) or not all(isinstance(x, dict) for x in v):
+        raise _fail(where, v, "must be an array of tables ([[...]])")
+    return tuple(v)
+
+
+# section -> key -> (checker, default). ``None`` default = "not set".
+SCHEMA: dict[str, dict[str, tuple[Check, Any]]] = {
+    "budget": {
+        "cards": (_list_of(_str()), ("8GB", "12GB", "16GB", "24GB")),
+        "resolutions": (_list_of(_resolution), ("1920x1080", "2560x1440", "3840x2160")),
+        "quality": (_list_of(_str(QUALITIES)), ("ultra",)),
+        "platform": (_str(), "desktop"),
+        "high_quality": (_bool, False),
+        "rt": (_list_of(_str(RT_VENDORS)), None),
+        "renderer": (_str(RENDERERS), "deferred"),
+        "upscaler": (_str(UPSCALERS), "native"),
+        "shadows": (_str(SHADOWS), "csm"),
+        "msaa": (_int(1, 8), 1),
+        "reserve": (_percent, 0.07),
+        "reserve_min": (_bytes, 768 << 20),
+        "headroom": (_percent, 0.05),
+        "allocation": (_str(ALLOCATIONS), "d3d12"),
+        "streaming": (_bool, False),
+        "streaming_pool": (_bytes, None),
+        "rt_compaction": (_bool, True),
+    },
+    "scan": {
+        "include": (_list_of(_str()), ()),
+        "exclude": (_list_of(_str()), ()),
+        "follow": (_str(FOLLOW), "tree"),
+    },
+    "limits": {
+        "max_size": (_int(1, 65536), None),
+        "max_bytes": (_bytes, None),
+        "require_mips": (_bool, False),
+        "forbid_uncompressed": (_bool, False),
+        "multiple_of_4": (_bool, False),
+        "power_of_two": (_bool, False),
+        "max_triangles": (_int(1, 1 << 40), None),
+        "max_total": (_bytes, None),
+        "max_growth": (_percent, None),
+    },
+    "meshes": {
+        "layout": (_list_of(_str()), None),
+        "skinned_copy": (_bool, False),
+        "rt_lod": (_int(0, 16), 0),
+    },
+}
+ARRAYS = {"rule": _any_table_list, "instances": _any_table_list}
+
+
+@dataclass(frozen=True)
+class Config:
+    """The validated configuration. ``sections`` holds every key of SCHEMA with its value or
+    default; ``rules`` and ``instances`` are the raw ``[[rule]]`` / ``[[instances]]`` tables
+    (validated by the modules that own them); ``path`` is where it came from (None = defaults)."""
+
+    path: Path | None = None
+    sections: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    given: frozenset[tuple[str, str]] = frozenset()  # (section, key) the file set itself
+    rules: tuple[dict, ...] = ()
+    instances: tuple[tuple[str, int], ...] = ()
+
+    def __getitem__(self, dotted: str) -> Any:
+        section, key = dotted.split(".")
+        return self.sections[section][key]
+
+    @property
+    def label(self) -> str:
+        return self.path.name if self.path else "defaults"
+
+
+def _nearest(word: str, options: list[str]) -> str:
+    near = difflib.get_close_matches(word, options, n=1, cutoff=0.5)
+    return f"; did you mean {near[0]!r}?" if near else f"; allowed: {', '.join(options)}"
+
+
+def validate(raw: Mapping[str, Any], path: Path | None) -> Config:
+    """Check every section and key of a parsed TOML document."""
+    name = str(path) if path else "config"
+    sections: dict[str, dict[str, Any]] = {s: {k: d for k, (_, d) in keys.items()} for s, keys in SCHEMA.items()}
+    given: set[tuple[str, str]] = set()
+    rules: tuple[dict, ...] = ()
+    instances: list[tuple[str, int]] = []
+    for section, body in raw.items():
+        if section in ARRAYS:
+            tables = ARRAYS[section](body, f"{name}: [[{section}]]")
+            if section == "rule":
+                rules = tables
+            else:
+                for i, t in enumerate(tables, 1):
+                    where = f"{name}: [[instances]] #{i}"
+                    unknown = set(t) - {"match", "count"}
+                    if unknown:
+                        key = sorted(unknown)[0]
+                        raise ConfigError(f"{where}: unknown key {key!r}{_nearest(key, ['match', 'count'])}")
+                    if "match" not in t or "count" not in t:
+                        raise ConfigError(f"{where}: needs both 'match' (a mesh path or glob) and 'count'")
+                    instances.append((_str()(t["match"], f"{where} match"), _int(0, 1 << 31)(t["count"], f"{where} count")))
+            continue
+        if section not in SCHEMA:
+            raise ConfigError(f"{name}: unknown section [{section}]{_nearest(section, [*SCHEMA, *ARRAYS])}")
+        if not isinstance(body, dict):
+            raise ConfigError(f"{name}: [{section}] must be a table")
+        for key, value in body.items():
+            if key not in SCHEMA[section]:
+                raise ConfigError(f"{name}: [{section}] unknown key {key!r}{_nearest(key, list(SCHEMA[section]))}")
+            check, _ = SCHEMA[section][key]
+            sections[section][key] = check(value, f"{name}: [{section}] {key}")
+            given.add((section, key))
+    return Config(path, sections, frozenset(given), rules, tuple(instances))
+
+
+def find_config(start: Path) -> Path | None:
+    """texbudget.toml, or a pyproject.toml with [tool.texbudget], walking up from ``start``."""
+    here = start.resolve()
+    if here.is_file():
+        here = here.parent
+    for folder in (here, *here.parents):
+        for name in CONFIG_NAMES:
+            if (folder / name).is_file():
+                return folder / name
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file():
+            try:
+                data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+            except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
+                continue
+            if "texbudget" in data.get("tool", {}):
+                return pyproject
+    return None
+
+
+def load(path: Path | None) -> Config:
+    """Read and validate ``path`` (None = built-in defaults)."""
+    if path is None:
+        return validate({}, None)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    if path.name == "pyproject.toml":
+        data = data.get("tool", {}).get("texbudget", {})
+    return validate(data, path)
+
+
+def load_for(root: Path, explicit: str | None = None) -> Config:
+    """The config for a scan of ``root``: ``--config`` if given, else the nearest one found."""
+    if explicit:
+        return load(Path(explicit))
+    return load(find_config(root))

@@ -1,0 +1,867 @@
+"""glTF 2.0 (.gltf, .glb): meshes, images, materials and the node graph, from the JSON and the
+accessor declarations. Vertex and index buffers are never decoded.
+
+What is read:
+
+- **Meshes** (``file#mesh/N``): per primitive the vertex count (its POSITION accessor), every
+  attribute (component type, components, count, bytes), indices, the draw mode's triangles
+  (list n/3, strip and fan n−2, points and lines 0), morph targets. Bytes are the accessor's
+  typed-array length, ``count × components × component size`` (glTF-Transform's
+  ``getArray().byteLength``; a bufferView's byteStride does not change it). A mesh's
+  ``vertex_bytes`` / ``index_bytes`` / ``morph_bytes`` count each accessor once, so their sum is
+  glTF-Transform ``inspect``'s mesh size; ``vertices`` counts each POSITION accessor once.
+  KHR_draco_mesh_compression and EXT_meshopt_compression are priced at their decoded size:
+  the accessor declarations give the decoded counts and types.
+- **Buffers** are checked, not read: a .bin's size (stat) against its declared byteLength,
+  bufferViews against their buffer, accessors against their bufferView (byteStride and matrix
+  column padding included). A data: URI buffer is base64-checked (bounded by the JSON cap).
+  A mesh whose accessor lies past its data is not priced; a buffer that is missing or refused
+  is a finding, and its meshes are still priced from their declarations.
+- **Images** in a bufferView or a data: URI are read in place through ``readers.read_bytes``
+  as ``file#image/N``. An external image is not read here: its identity is its own path
+  relative to the scan root, and the scan reads it as a file.
+- **Scene graph**: nodes walked once, iteratively, over the default scene (all scenes when
+  none is set, all root nodes when there are no scenes). A mesh used by 40 nodes has 40
+  instances; EXT_mesh_gpu_instancing multiplies by its instance count. A node with a skin makes
+  its mesh skinned. LODs come from MSFT_lod (LOD0 is the node's mesh) or ``_LODn`` names.
+- **Materials**: every ``*Texture`` slot of the core material and its extensions, resolved
+  through the texture's source (KHR_texture_basisu, EXT_texture_webp, EXT_texture_avif and
+  MSFT_texture_dds preferred over the fallback ``source``) to the image's identity.
+
+Hostile input: the JSON is refused above 64 MiB, nesting too deep for the parser is a
+finding, every field is type-checked, every index range-checked, counts above 2^31−1 are
+refused, and URIs are resolved inside the scan root only: ``..`` escapes, absolute paths and
+any scheme other than ``data:`` (``file:``, ``http:``…) are findings, never opened or fetched.
+"""
+
+from __future__ import annotations
+
+import binascii
+import json
+import math
+import posixpath
+import re
+import struct
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
+from urllib.parse import unquote
+
+from texbudget import findings
+from texbudget.model import (
+    AttributeFacts,
+    Finding,
+    MeshFacts,
+    PrimitiveFacts,
+    ReadResult,
+    SceneFacts,
+    TextureFacts,
+)
+from texbudget.readers import Source, read_bytes
+from texbudget.sizing.meshes import lod_of
+
+#: Largest glTF JSON (a .gltf file or a GLB JSON chunk) texbudget parses.
+MAX_JSON_BYTES = 64 * 1024 * 1024
+#: Largest accessor count accepted (more than any GPU index range).
+MAX_ACCESSOR_COUNT = 2**31 - 1
+#: Largest embedded image (bufferView or data: URI) read into memory.
+MAX_IMAGE_BYTES = 256 * 1024 * 1024
+#: Largest data: URI decoded (the JSON cap bounds it anyway).
+MAX_DATA_URI_BYTES = MAX_JSON_BYTES
+#: GLB chunks looked at after the JSON chunk (only BIN matters; the rest are skipped).
+MAX_GLB_CHUNKS = 64
+
+GLB_MAGIC = b"glTF"
+CHUNK_JSON = 0x4E4F534A
+CHUNK_BIN = 0x004E4942
+
+COMPONENT_TYPES: dict[int, tuple[str, int]] = {
+    5120: ("BYTE", 1),
+    5121: ("UNSIGNED_BYTE", 1),
+    5122: ("SHORT", 2),
+    5123: ("UNSIGNED_SHORT", 2),
+    5125: ("UNSIGNED_INT", 4),
+    5126: ("FLOAT", 4),
+}
+#: accessor type -> (components, columns); matrices pad each column to 4 bytes in a buffer.
+TYPES: dict[str, tuple[int, int]] = {
+    "SCALAR": (1, 1), "VEC2": (2, 1), "VEC3": (3, 1), "VEC4": (4, 1),
+    "MAT2": (4, 2), "MAT3": (9, 3), "MAT4": (16, 4),
+}
+MIME_SUFFIX = {"image/png": ".png", "image/jpeg": ".jpg", "image/webp": ".webp", "image/ktx2": ".ktx2",
+               "image/vnd-ms.dds": ".dds", "image/avif": ".avif"}
+#: Texture extensions whose ``source`` an engine that supports them uploads instead of the
+#: fallback ``source`` (first found wins).
+TEXTURE_SOURCE_EXTENSIONS = ("KHR_texture_basisu", "EXT_texture_webp", "EXT_texture_avif", "MSFT_texture_dds")
+#: Extensions whose presence in extensionsRequired does not change the sizes texbudget reads.
+KNOWN_EXTENSIONS = frozenset({
+    "KHR_draco_mesh_compression", "EXT_meshopt_compression", "KHR_meshopt_compression", "KHR_mesh_quantization",
+    "EXT_mesh_gpu_instancing", "KHR_texture_basisu", "EXT_texture_webp", "EXT_texture_avif", "MSFT_texture_dds",
+    "KHR_texture_transform", "KHR_materials_unlit", "KHR_materials_emissive_strength", "KHR_materials_ior",
+    "KHR_materials_volume", "KHR_materials_transmission", "KHR_materials_clearcoat", "KHR_materials_sheen",
+    "KHR_materials_specular", "KHR_materials_iridescence", "KHR_materials_anisotropy", "KHR_materials_dispersion",
+    "KHR_materials_diffuse_transmission", "KHR_materials_pbrSpecularGlossiness", "KHR_materials_variants",
+    "KHR_lights_punctual", "MSFT_lod", "KHR_animation_pointer", "KHR_xmp_json_ld", "EXT_lights_image_based",
+})
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
+_DRIVE = re.compile(r"^[A-Za-z]:[/\\]")
+_TRIANGLE_MODES = (4, 5, 6)
+
+
+class _Broken(Exception):
+    """The file cannot be read further; carries the one finding that says why."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+# --- typed field access: every JSON value is checked before it is used --------------------
+
+
+def _is_int(v: Any) -> bool:
+    return (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and math.isfinite(v) and v.is_integer())
+
+
+def _get_int(d: dict, key: str, where: str, default: int | None = None, minimum: int = 0) -> int:
+    v = d.get(key)
+    if v is None:
+        if default is None:
+            raise _Broken("TB073", f"{where}: required '{key}' is missing")
+        return default
+    if not _is_int(v):
+        raise _Broken("TB073", f"{where}: '{key}' is {json.dumps(v)[:40]}, not an integer")
+    v = int(v)
+    if v < minimum:
+        raise _Broken("TB073", f"{where}: '{key}' is {v}; it must be at least {minimum}")
+    return v
+
+
+def _get_index(d: dict, key: str, where: str, n: int, what: str) -> int | None:
+    """An optional index into an array of ``n`` items; None when absent."""
+    if d.get(key) is None:
+        return None
+    return _index_value(d[key], f"{where}: '{key}'", n, what)
+
+
+def _need_index(d: dict, key: str, where: str, n: int, what: str) -> int:
+    if d.get(key) is None:
+        raise _Broken("TB073", f"{where}: required '{key}' is missing")
+    return _index_value(d[key], f"{where}: '{key}'", n, what)
+
+
+def _index_value(v: Any, where: str, n: int, what: str) -> int:
+    if not _is_int(v) or int(v) < 0:
+        raise _Broken("TB073", f"{where} is {json.dumps(v)[:40]}, not an index")
+    if int(v) >= n:
+        raise _Broken("TB073", f"{where} points to {what} {int(v)}, but the file has {n}")
+    return int(v)
+
+
+def _get_dict(d: dict, key: str, where: str) -> dict:
+    v = d.get(key)
+    if v is None:
+        return {}
+    if not isinstance(v, dict):
+        raise _Broken("TB073", f"{where}: '{key}' is not a JSON object")
+    return v
+
+
+def _get_list(d: dict, key: str, where: str) -> list:
+    v = d.get(key)
+    if v is None:
+        return []
+    if not isinstance(v, list):
+        raise _Broken("TB073", f"{where}: '{key}' is not an array")
+    return v
+
+
+def _item(seq: list, i: int, where: str) -> dict:
+    v = seq[i]
+    if not isinstance(v, dict):
+        raise _Broken("TB073", f"{where} is not a JSON object")
+    return v
+
+
+def _items(d: dict, key: str, label: str) -> Iterator[tuple[int, dict, str]]:
+    """(index, object, "label index") for each item of the array ``d[key]``, type-checked."""
+    seq = _get_list(d, key, key)
+    for i in range(len(seq)):
+        where = f"{label} {i}"
+        yield i, _item(seq, i, where), where
+
+
+def _ext(d: dict, name: str, where: str) -> dict | None:
+    exts = _get_dict(d, "extensions", where)
+    v = exts.get(name)
+    if v is None:
+        return None
+    if not isinstance(v, dict):
+        raise _Broken("TB073", f"{where}: extension {name} is not a JSON object")
+    return v
+
+
+# --- JSON and GLB --------------------------------------------------------------------------
+
+
+def _parse_json(data: bytes) -> dict:
+    try:
+        doc = json.loads(data.decode("utf-8-sig"))
+    except RecursionError:
+        raise _Broken("TB070", "the JSON is nested deeper than its parser can follow") from None
+    except UnicodeDecodeError as exc:
+        raise _Broken("TB070", f"the JSON is not UTF-8 (byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise _Broken("TB070", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        raise _Broken("TB070", f"not valid JSON: {exc}") from None
+    if not isinstance(doc, dict):
+        raise _Broken("TB070", f"the JSON's top level is {type(doc).__name__}, not an object")
+    return doc
+
+
+def read_gltf(src: Source) -> ReadResult:
+    """A .gltf file: JSON with external or data: URI buffers and images."""
+    try:
+        size = src.size()
+        if size > MAX_JSON_BYTES:
+            raise _Broken("TB071", f"the JSON is {size} bytes; texbudget parses at most {MAX_JSON_BYTES}")
+        with src.open() as f:
+            doc = _parse_json(f.read(MAX_JSON_BYTES + 1))
+        return _Document(src, doc, None).read()
+    except _Broken as exc:
+        return ReadResult(findings=(findings.make(src.rel, exc.code, exc.message),))
+
+
+def read_glb(src: Source) -> ReadResult:
+    """A .glb file: 12-byte header, a JSON chunk and an optional BIN chunk (never read whole)."""
+    try:
+        size = src.size()
+        with src.open() as f:
+            doc, bin_chunk, extra = _read_glb_chunks(f, size)
+        result = _Document(src, doc, bin_chunk).read()
+        return ReadResult(findings=tuple(findings.make(src.rel, c, m) for c, m in extra)) + result
+    except _Broken as exc:
+        return ReadResult(findings=(findings.make(src.rel, exc.code, exc.message),))
+
+
+def _read_glb_chunks(f: Any, size: int) -> tuple[dict, tuple[int, int] | None, list[tuple[str, str]]]:
+    header = f.read(12)
+    if len(header) < 12:
+        raise _Broken("TB072", f"the file is {size} bytes; a GLB header needs 12")
+    magic, version, length = struct.unpack("<4sII", header)
+    if magic != GLB_MAGIC:
+        raise _Broken("TB072", f"the file starts with {magic!r}, not the GLB magic b'glTF'")
+    if version != 2:
+        raise _Broken("TB082", f"the GLB header says version {version}; texbudget reads glTF 2.0")
+    extra: list[tuple[str, str]] = []
+    if length > size:
+        raise _Broken("TB072", f"the GLB header says the file is {length} bytes, but it has {size} (truncated)")
+    if length < size:
+        extra.append(("TB072", f"the GLB header says the file is {length} bytes, but it has {size}; the {size - length} bytes after it were ignored"))
+    chunk = f.read(8)
+    if len(chunk) < 8:
+        raise _Broken("TB072", "the GLB has no JSON chunk")
+    json_len, json_type = struct.unpack("<II", chunk)
+    if json_type != CHUNK_JSON:
+        raise _Broken("TB072", f"the first GLB chunk has type 0x{json_type:08X}, not JSON")
+    if 20 + json_len > length:
+        raise _Broken("TB072", f"the JSON chunk claims {json_len} bytes at offset 20, but the file ends at {length}")
+    if json_len > MAX_JSON_BYTES:
+        raise _Broken("TB071", f"the JSON chunk is {json_len} bytes; texbudget parses at most {MAX_JSON_BYTES}")
+    doc = _parse_json(f.read(json_len).rstrip(b" \x00"))
+    bin_chunk = None
+    offset = 20 + json_len
+    for _ in range(MAX_GLB_CHUNKS):
+        if offset >= length:
+            break
+        if length - offset < 8:
+            extra.append(("TB072", f"{length - offset} stray bytes at offset {offset} are not a GLB chunk"))
+            break
+        f.seek(offset)
+        chunk_len, chunk_type = struct.unpack("<II", f.read(8))
+        if offset + 8 + chunk_len > length:
+            raise _Broken("TB072", f"the chunk at offset {offset} claims {chunk_len} bytes, but the file ends at {length}")
+        if chunk_type == CHUNK_BIN and bin_chunk is None:
+            bin_chunk = (offset + 8, chunk_len)
+        offset += 8 + chunk_len
+    return doc, bin_chunk, extra
+
+
+# --- the document --------------------------------------------------------------------------
+
+
+@dataclass
+class _Buffer:
+    declared: int
+    kind: str  # "glb", "file", "data", "fallback", "missing"
+    available: int | None = None  # bytes that exist (None: unknown / not available)
+    rel: str | None = None  # "file": path relative to the root
+    data: bytes | None = None  # "data": decoded bytes
+    glb_offset: int = 0
+
+
+@dataclass
+class _View:
+    buffer: int
+    offset: int
+    length: int
+    stride: int | None
+    state: str  # "ok", "nodata" (buffer not available: declarations still priced), "broken"
+    meshopt: bool = False
+
+
+@dataclass
+class _Accessor:
+    count: int
+    component_type: str
+    components: int
+    bytes: int
+    normalized: bool
+    meshopt: bool
+
+
+@dataclass
+class _Document:
+    src: Source
+    doc: dict
+    bin_chunk: tuple[int, int] | None
+    found: list[Finding] = field(default_factory=list)
+    buffers: list[_Buffer] = field(default_factory=list)
+    views: list[_View] = field(default_factory=list)
+    _accessors: dict[int, _Accessor | None] = field(default_factory=dict)
+
+    @property
+    def rel(self) -> str:
+        return self.src.rel
+
+    def note(self, code: str, message: str) -> None:
+        self.found.append(findings.make(self.rel, code, message))
+
+    def read(self) -> ReadResult:
+        self._check_asset()
+        self._read_buffers()
+        self._read_views()
+        meshes = self._read_meshes()
+        textures, image_ids = self._read_images()
+        usage, used_images = self._read_materials(image_ids)
+        instances = self._walk_scene(meshes)
+        for i, identity in enumerate(image_ids):
+            if i not in used_images:
+                self.note("TB081", f"image {i} ({identity}) is used by no material")
+        scene = SceneFacts(path=self.rel, instances=instances, texture_usage=usage)
+        return ReadResult(textures=textures, meshes=tuple(meshes.values()), scenes=(scene,), findings=tuple(self.found))
+
+    # --- asset and extensions
+
+    def _check_asset(self) -> None:
+        asset = self.doc.get("asset")
+        if not isinstance(asset, dict):
+            raise _Broken("TB073", "the required 'asset' object is missing")
+        version = asset.get("version")
+        if not isinstance(version, str):
+            raise _Broken("TB073", "asset.version is missing")
+        if not version.startswith("2."):
+            raise _Broken("TB082", f"asset.version is {version[:20]!r}; texbudget reads glTF 2.x")
+        for name in _get_list(self.doc, "extensionsRequired", "extensionsRequired"):
+            if isinstance(name, str) and name not in KNOWN_EXTENSIONS:
+                self.note("TB083", f"the file requires extension {name[:80]}, which texbudget does not know")
+
+    # --- buffers and views
+
+    def _read_buffers(self) -> None:
+        for i, buf, where in _items(self.doc, "buffers", "buffer"):
+            declared = _get_int(buf, "byteLength", where, minimum=1)
+            uri = buf.get("uri")
+            if uri is None:
+                self.buffers.append(self._buffer_without_uri(i, buf, declared))
+                continue
+            if not isinstance(uri, str):
+                raise _Broken("TB073", f"{where}: 'uri' is not a string")
+            if uri.startswith("data:"):
+                data = self._data_uri(uri, where)
+                entry = _Buffer(declared, "data", None if data is None else len(data), data=data)
+            else:
+                rel = self._resolve(uri, where)
+                entry = _Buffer(declared, "missing")
+                if rel is not None:
+                    entry = _Buffer(declared, "file", (self.src.root / rel).stat().st_size, rel=rel)  # type: ignore[operator]
+            if entry.available is not None and entry.available < declared:
+                self.note("TB076", f"{where} declares {declared} bytes, but {'its data' if entry.kind == 'data' else entry.rel} holds {entry.available}")
+            self.buffers.append(entry)
+
+    def _buffer_without_uri(self, i: int, buf: dict, declared: int) -> _Buffer:
+        if i == 0 and self.bin_chunk is not None:
+            offset, length = self.bin_chunk
+            if length < declared:
+                self.note("TB076", f"buffer 0 declares {declared} bytes, but the GLB's BIN chunk holds {length}")
+            return _Buffer(declared, "glb", length, glb_offset=offset)
+        ext = _ext(buf, "EXT_meshopt_compression", f"buffer {i}") or _ext(buf, "KHR_meshopt_compression", f"buffer {i}")
+        if ext is not None and ext.get("fallback") is True:
+            return _Buffer(declared, "fallback")
+        where = "the GLB has no BIN chunk" if (i == 0 and self.bin_chunk is None and self.src.suffix == ".glb") else "it has no uri"
+        self.note("TB073", f"buffer {i} has no data: {where}")
+        return _Buffer(declared, "missing")
+
+    def _read_views(self) -> None:
+        n_buffers = len(self.buffers)
+        for _k, view, where in _items(self.doc, "bufferViews", "bufferView"):
+            b = _need_index(view, "buffer", where, n_buffers, "buffer")
+            offset = _get_int(view, "byteOffset", where, default=0)
+            length = _get_int(view, "byteLength", where, minimum=1)
+            stride = _get_int(view, "byteStride", where, default=0) or None
+            if stride is not None and not 4 <= stride <= 252:
+                raise _Broken("TB073", f"{where}: byteStride {stride} is outside 4–252")
+            meshopt = _ext(view, "EXT_meshopt_compression", where) or _ext(view, "KHR_meshopt_compression", where)
+            if meshopt is not None:
+                # The view's own range is the decoded data; the compressed range is the extension's.
+                mb = _need_index(meshopt, "buffer", f"{where} EXT_meshopt_compression", n_buffers, "buffer")
+                m_off = _get_int(meshopt, "byteOffset", f"{where} EXT_meshopt_compression", default=0)
+                m_len = _get_int(meshopt, "byteLength", f"{where} EXT_meshopt_compression", minimum=1)
+                state = self._range_state(mb, m_off, m_len, f"{where} (compressed data)")
+                if self.buffers[b].kind != "fallback" and state == "ok":
+                    state = self._range_state(b, offset, length, where)
+                self.views.append(_View(b, offset, length, stride, state, meshopt=True))
+                continue
+            self.views.append(_View(b, offset, length, stride, self._range_state(b, offset, length, where)))
+
+    def _range_state(self, b: int, offset: int, length: int, where: str) -> str:
+        buf = self.buffers[b]
+        end = offset + length
+        if end > buf.declared:
+            self.note("TB076", f"{where} covers bytes {offset}–{end} of buffer {b}, which declares {buf.declared}")
+            return "broken"
+        if buf.available is None:
+            return "nodata"
+        if end > buf.available:
+            return "broken"  # the short buffer has its own finding
+        return "ok"
+
+    # --- accessors
+
+    def accessor(self, i: int) -> _Accessor | None:
+        """The accessor's declaration, checked; None (with a finding, once) when it is unusable."""
+        if i not in self._accessors:
+            try:
+                self._accessors[i] = self._check_accessor(i)
+            except _Broken as exc:
+                self.note(exc.code, exc.message)
+                self._accessors[i] = None
+        return self._accessors[i]
+
+    def _check_accessor(self, i: int) -> _Accessor | None:
+        where = f"accessor {i}"
+        acc = _item(self.doc["accessors"], i, where)
+        ctype = _get_int(acc, "componentType", where)
+        if ctype not in COMPONENT_TYPES:
+            raise _Broken("TB073", f"{where}: componentType {ctype} is not a glTF component type")
+        type_name = acc.get("type")
+        if not isinstance(type_name, str) or type_name not in TYPES:
+            raise _Broken("TB073", f"{where}: type {str(type_name)[:20]!r} is not SCALAR, VEC2–4 or MAT2–4")
+        count = _get_int(acc, "count", where, minimum=1)
+        if count > MAX_ACCESSOR_COUNT:
+            raise _Broken("TB078", f"{where}: count {count} is beyond {MAX_ACCESSOR_COUNT}; not priced")
+        name, size = COMPONENT_TYPES[ctype]
+        components, columns = TYPES[type_name]
+        meshopt = False
+        v = _get_index(acc, "bufferView", where, len(self.views), "bufferView")
+        if v is not None:
+            view = self.views[v]
+            if view.state == "broken":
+                return None  # the view's finding says why
+            meshopt = view.meshopt
+            rows = components // columns  # a matrix pads each column to 4 bytes in a buffer
+            element = columns * ((rows * size + 3) // 4 * 4) if columns > 1 else components * size
+            stride = view.stride or element
+            offset = _get_int(acc, "byteOffset", where, default=0)
+            need = offset + (count - 1) * stride + element
+            if need > view.length:
+                raise _Broken("TB077", f"{where} needs {need} bytes of bufferView {v} (offset {offset} + {count} × {stride}-byte stride), which holds {view.length}")
+        return _Accessor(count, name, components, count * components * size, acc.get("normalized") is True, meshopt)
+
+    # --- meshes
+
+    def _read_meshes(self) -> dict[int, MeshFacts]:
+        out: dict[int, MeshFacts] = {}
+        n_accessors = len(_get_list(self.doc, "accessors", "accessors"))
+        n_materials = len(_get_list(self.doc, "materials", "materials"))
+        for n, mesh, where in _items(self.doc, "meshes", "mesh"):
+            prims = _get_list(mesh, "primitives", where)
+            if not prims:
+                raise _Broken("TB073", f"{where} has no primitives")
+            facts = self._read_mesh(n, mesh, prims, n_accessors, n_materials)
+            if facts is not None:
+                out[n] = facts
+        return out
+
+    def _read_mesh(self, n: int, mesh: dict, prims: list, n_accessors: int, n_materials: int) -> MeshFacts | None:
+        """One mesh, or None when an accessor it uses is unusable (its finding says why)."""
+        primitives: list[PrimitiveFacts] = []
+        counted: set[int] = set()  # each accessor once per mesh, in its first category
+        sums = {"vertex": 0, "index": 0, "morph": 0}
+        positions: set[int] = set()
+        vertices = morph_targets = 0
+        broken = False
+        for p, _ in enumerate(prims):
+            where = f"mesh {n} primitive {p}"
+            prim = _item(prims, p, where)
+            attrs = _get_dict(prim, "attributes", where)
+            if not attrs:
+                raise _Broken("TB073", f"{where} has no attributes")
+            uses: list[tuple[str, int]] = []  # (category, accessor) in the order they are counted
+            attr_ids = {str(name): _need_index(attrs, name, where, n_accessors, "accessor") for name in attrs}
+            uses += [("vertex", i) for i in attr_ids.values()]
+            targets = _get_list(prim, "targets", where)
+            for t, _ in enumerate(targets):
+                target = _item(targets, t, f"{where} target {t}")
+                uses += [("morph", _need_index(target, name, f"{where} target {t}", n_accessors, "accessor")) for name in target]
+            ii = _get_index(prim, "indices", where, n_accessors, "accessor")
+            if ii is not None:
+                uses.append(("index", ii))
+            mode = _get_int(prim, "mode", where, default=4)
+            if mode > 6:
+                raise _Broken("TB073", f"{where}: mode {mode} is not a glTF draw mode (0–6)")
+            m = _get_index(prim, "material", where, n_materials, "material")
+            draco = _ext(prim, "KHR_draco_mesh_compression", where)
+            if draco is not None:
+                _need_index(draco, "bufferView", f"{where} KHR_draco_mesh_compression", len(self.views), "bufferView")
+            accs = {i: self.accessor(i) for _, i in uses}
+            if any(acc is None for acc in accs.values()):
+                broken = True
+                continue
+            index_count = index_size = 0
+            if ii is not None:
+                index_acc = accs[ii]
+                assert index_acc is not None
+                if index_acc.component_type not in ("UNSIGNED_BYTE", "UNSIGNED_SHORT", "UNSIGNED_INT") or index_acc.components != 1:
+                    raise _Broken("TB073", f"{where}: index accessor {ii} is {index_acc.component_type} x{index_acc.components}; indices are UNSIGNED_BYTE/SHORT/INT scalars")
+                index_count, index_size = index_acc.count, index_acc.bytes // index_acc.count
+            first = attr_ids.get("POSITION", next(iter(attr_ids.values())))
+            vertex_count = accs[first].count  # type: ignore[union-attr]
+            if first not in positions:
+                positions.add(first)
+                vertices += vertex_count
+            drawn = index_count if ii is not None else vertex_count
+            triangles = drawn // 3 if mode == 4 else max(drawn - 2, 0) if mode in _TRIANGLE_MODES else 0
+            for category, i in uses:
+                if i not in counted:
+                    counted.add(i)
+                    sums[category] += accs[i].bytes  # type: ignore[union-attr]
+            morph_ids = dict.fromkeys(i for c, i in uses if c == "morph")
+            morph_targets = max(morph_targets, len(targets))
+            meshopt = any(acc.meshopt for acc in accs.values())  # type: ignore[union-attr]
+            primitives.append(PrimitiveFacts(
+                mode=mode,
+                vertex_count=vertex_count,
+                triangles=triangles,
+                attributes=tuple(
+                    AttributeFacts(name, acc.component_type, acc.components, acc.count, acc.bytes, acc.normalized)
+                    for name, acc in ((name, accs[i]) for name, i in attr_ids.items()) if acc is not None
+                ),
+                index_count=index_count,
+                index_bytes_per=index_size,
+                morph_targets=len(targets),
+                morph_bytes=sum(accs[i].bytes for i in morph_ids),  # type: ignore[union-attr]
+                material=None if m is None else f"{self.rel}#material/{m}",
+                compression="draco" if draco is not None else "meshopt" if meshopt else None,
+                accessor_ids=tuple(accs),
+            ))
+        if broken:
+            return None
+        name = mesh.get("name")
+        name = name if isinstance(name, str) and name else f"mesh {n}"
+        lod = lod_of(name)
+        return MeshFacts(
+            path=f"{self.rel}#mesh/{n}",
+            name=name,
+            primitives=tuple(primitives),
+            vertices=vertices,
+            indices=sum(p.index_count for p in primitives),
+            triangles=sum(p.triangles for p in primitives),
+            vertex_bytes=sums["vertex"],
+            index_bytes=sums["index"],
+            morph_bytes=sums["morph"],
+            morph_targets=morph_targets,
+            source="gltf",
+            lod=None if lod is None else lod[1],
+            lod_group=None if lod is None else f"{self.rel}#lod/{lod[0]}",
+        )
+
+    # --- images
+
+    def _read_images(self) -> tuple[tuple[TextureFacts, ...], list[str]]:
+        """TextureFacts of the embedded images and every image's identity, by index."""
+        textures: list[TextureFacts] = []
+        identities: list[str] = []
+        for i, img, where in _items(self.doc, "images", "image"):
+            identity = f"{self.rel}#image/{i}"
+            mime = img.get("mimeType")
+            hint = MIME_SUFFIX.get(mime) if isinstance(mime, str) else None
+            uri = img.get("uri")
+            v = _get_index(img, "bufferView", where, len(self.views), "bufferView")
+            data: bytes | None = None
+            if v is not None:
+                data = self._view_bytes(v, where)
+            elif isinstance(uri, str) and uri.startswith("data:"):
+                data = self._data_uri(uri, where, limit=MAX_IMAGE_BYTES)
+                media = uri[5:].split(";", 1)[0].split(",", 1)[0].strip().lower()
+                hint = MIME_SUFFIX.get(media, hint)
+            elif isinstance(uri, str):
+                identity = self._resolve(uri, where) or identity
+            else:
+                raise _Broken("TB073", f"{where} has neither a uri nor a bufferView")
+            if data is not None:
+                result = read_bytes(identity, data, hint)
+                textures.extend(result.textures)
+                self.found.extend(result.findings)
+            identities.append(identity)
+        return tuple(textures), identities
+
+    def _view_bytes(self, v: int, where: str) -> bytes | None:
+        view = self.views[v]
+        if view.state != "ok" or view.meshopt:
+            return None
+        if view.length > MAX_IMAGE_BYTES:
+            self.note("TB078", f"{where} is {view.length} bytes; texbudget reads embedded images up to {MAX_IMAGE_BYTES}")
+            return None
+        buf = self.buffers[view.buffer]
+        if buf.kind == "data":
+            assert buf.data is not None
+            return buf.data[view.offset : view.offset + view.length]
+        if buf.kind == "glb":
+            opener, start = self.src.open, buf.glb_offset + view.offset
+        else:
+            assert buf.rel is not None and self.src.root is not None
+            path = self.src.root / buf.rel
+            opener, start = (lambda: open(path, "rb")), view.offset
+        with opener() as f:
+            f.seek(start)
+            data = f.read(view.length)
+        if len(data) != view.length:
+            self.note("TB005", f"{where}: expected {view.length} bytes at offset {start}, got {len(data)} (the file changed while read)")
+            return None
+        return data
+
+    # --- materials and textures
+
+    def _read_materials(self, image_ids: list[str]) -> tuple[tuple[tuple[str, str, str], ...], set[int]]:
+        n_images = len(image_ids)
+        texture_images: list[tuple[int | None, tuple[int, ...]]] = []  # (chosen image, all images)
+        for _t, tex, where in _items(self.doc, "textures", "texture"):
+            sources = []
+            for ext_name in TEXTURE_SOURCE_EXTENSIONS:
+                ext = _ext(tex, ext_name, where)
+                if ext is not None:
+                    s = _get_index(ext, "source", f"{where} {ext_name}", n_images, "image")
+                    if s is not None:
+                        sources.append(s)
+            s = _get_index(tex, "source", where, n_images, "image")
+            if s is not None:
+                sources.append(s)
+            texture_images.append((sources[0] if sources else None, tuple(sources)))
+        usage: dict[tuple[str, str, str], None] = {}
+        used: set[int] = set()
+        for m, mat, where in _items(self.doc, "materials", "material"):
+            for slot, info, info_where in _texture_slots(mat, where):
+                t = _need_index(info, "index", info_where, len(texture_images), "texture")
+                chosen, all_sources = texture_images[t]
+                used.update(all_sources)
+                if chosen is not None:
+                    usage[(image_ids[chosen], f"{self.rel}#material/{m}", slot)] = None
+        return tuple(usage), used
+
+    # --- URIs
+
+    def _resolve(self, uri: str, where: str) -> str | None:
+        """The URI as a POSIX path relative to the scan root; None with a TB074/TB075 finding
+        when it is refused or missing. Nothing is opened."""
+        shown = uri if len(uri) <= 120 else uri[:117] + "..."
+        if "\x00" in uri:
+            self.note("TB074", f"{where}: URI {shown!r} holds a NUL byte; not opened")
+            return None
+        if _DRIVE.match(uri) or uri.startswith(("/", "\\")):
+            self.note("TB074", f"{where}: URI {shown!r} is an absolute path; not opened")
+            return None
+        scheme = _SCHEME.match(uri)
+        if scheme:
+            self.note("TB074", f"{where}: URI {shown!r} uses the {scheme.group(1).lower()}: scheme; texbudget never opens or fetches it")
+            return None
+        path = unquote(uri.split("#", 1)[0].split("?", 1)[0]).replace("\\", "/")
+        if path.startswith("/") or "\x00" in path:
+            what = "a NUL byte" if "\x00" in path else "an absolute path"
+            self.note("TB074", f"{where}: URI {shown!r} decodes to {what}; not opened")
+            return None
+        base = posixpath.dirname(self.rel.split("#", 1)[0])
+        rel = posixpath.normpath(posixpath.join(base, path))
+        if rel in (".", "..") or rel.startswith("../"):
+            self.note("TB074", f"{where}: URI {shown!r} leaves the scan root; not opened")
+            return None
+        if self.src.root is None:
+            self.note("TB075", f"{where}: URI {shown!r} cannot be resolved: the glTF is not a file on disk")
+            return None
+        root = self.src.root.resolve()
+        target = (self.src.root / rel).resolve()
+        if not target.is_relative_to(root):
+            self.note("TB074", f"{where}: URI {shown!r} leads through a symbolic link out of the scan root; not opened")
+            return None
+        if not target.is_file():
+            self.note("TB075", f"{where}: {rel} does not exist")
+            return None
+        return rel
+
+    def _data_uri(self, uri: str, where: str, limit: int = MAX_DATA_URI_BYTES) -> bytes | None:
+        head, sep, payload = uri.partition(",")
+        if not sep or not head.lower().endswith(";base64"):
+            self.note("TB079", f"{where}: the data: URI is not base64 ('{head[:40]}')")
+            return None
+        claimed = len(payload) * 3 // 4
+        if claimed > limit:
+            self.note("TB079", f"{where}: the data: URI holds about {claimed} bytes; texbudget decodes at most {limit}")
+            return None
+        try:
+            return binascii.a2b_base64(payload, strict_mode=True)
+        except (binascii.Error, ValueError) as exc:
+            self.note("TB079", f"{where}: the data: URI's base64 is invalid ({exc})")
+            return None
+
+    # --- scene graph
+
+    def _walk_scene(self, meshes: dict[int, MeshFacts]) -> tuple[tuple[str, int], ...]:
+        nodes = _get_list(self.doc, "nodes", "nodes")
+        n_meshes = len(_get_list(self.doc, "meshes", "meshes"))
+        n_skins = len(_get_list(self.doc, "skins", "skins"))
+        children, has_parent = self._tree(nodes)
+        node_mesh: list[int | None] = []
+        node_multiplier: list[int] = []
+        skinned: set[int] = set()
+        lods: dict[int, list[int]] = {}
+        for k, node, where in _items(self.doc, "nodes", "node"):
+            m = _get_index(node, "mesh", where, n_meshes, "mesh")
+            node_mesh.append(m)
+            if m is not None and _get_index(node, "skin", where, n_skins, "skin") is not None:
+                skinned.add(m)
+            node_multiplier.append(self._gpu_instances(node, where))
+            lod_ext = _ext(node, "MSFT_lod", where)
+            if lod_ext is not None:
+                ids = _get_list(lod_ext, "ids", f"{where} MSFT_lod")
+                lods[k] = [_index_value(x, f"{where} MSFT_lod ids", len(nodes), "node") for x in ids]
+        counts = [0] * n_meshes
+        visited_nodes: dict[int, int] = {}  # node -> times reached
+        for roots in self._scene_roots(nodes, has_parent):
+            seen: set[int] = set()
+            stack = list(reversed(roots))
+            while stack:
+                k = stack.pop()
+                if k in seen:
+                    self.note("TB080", f"node {k} is reached twice in one scene (the scene lists a node that is also a child); counted once")
+                    continue
+                seen.add(k)
+                visited_nodes[k] = visited_nodes.get(k, 0) + 1
+                if node_mesh[k] is not None:
+                    counts[node_mesh[k]] += node_multiplier[k]  # type: ignore[index]
+                stack.extend(reversed(children[k]))
+        lod_of_mesh: dict[int, tuple[int, str]] = {}
+        for host, ids in lods.items():
+            host_mesh = node_mesh[host]
+            if host_mesh is None:
+                continue
+            group = f"{self.rel}#lod/node/{host}"
+            lod_of_mesh.setdefault(host_mesh, (0, group))
+            for level, k in enumerate(ids, start=1):
+                m = node_mesh[k]
+                if m is None:
+                    continue
+                lod_of_mesh.setdefault(m, (level, group))
+                if k not in visited_nodes:  # LOD nodes live outside the tree: placed where the host is
+                    counts[m] += visited_nodes.get(host, 0) * node_multiplier[host]
+        for m, facts in list(meshes.items()):
+            changes: dict[str, Any] = {}
+            if m in skinned:
+                changes["skinned"] = True
+            if m in lod_of_mesh:
+                changes["lod"], changes["lod_group"] = lod_of_mesh[m]
+            if changes:
+                meshes[m] = replace(facts, **changes)
+        if not nodes:
+            return ()
+        for m, facts in meshes.items():
+            if counts[m] == 0:
+                self.note("TB084", f"mesh {m} ({facts.name}) is used by no node of the scene")
+        return tuple((facts.path, counts[m]) for m, facts in meshes.items())
+
+    def _gpu_instances(self, node: dict, where: str) -> int:
+        ext = _ext(node, "EXT_mesh_gpu_instancing", where)
+        if ext is None:
+            return 1
+        attrs = _get_dict(ext, "attributes", f"{where} EXT_mesh_gpu_instancing")
+        n_accessors = len(_get_list(self.doc, "accessors", "accessors"))
+        for name in attrs:
+            acc = self.accessor(_need_index(attrs, name, f"{where} EXT_mesh_gpu_instancing", n_accessors, "accessor"))
+            return acc.count if acc is not None else 1
+        return 1
+
+    def _tree(self, nodes: list) -> tuple[list[list[int]], list[bool]]:
+        """Children per node with every link that breaks the tree (a second parent, a cycle)
+        dropped and reported; and whether each node has a parent."""
+        n = len(nodes)
+        parent: list[int | None] = [None] * n
+        children: list[list[int]] = [[] for _ in range(n)]
+        for k in range(n):
+            node = _item(nodes, k, f"node {k}")
+            kids = _get_list(node, "children", f"node {k}")
+            for c in (_index_value(x, f"node {k} children", n, "node") for x in kids):
+                if c == k:
+                    self.note("TB080", f"node {k} lists itself as a child (a cycle); the link was ignored")
+                elif parent[c] is not None:
+                    self.note("TB080", f"node {c} has two parents (nodes {parent[c]} and {k}); the link from {k} was ignored")
+                else:
+                    parent[c] = k
+                    children[k].append(c)
+        # With one parent each, a cycle is a loop of parent links: follow them, colouring.
+        state = [0] * n  # 0 new, 1 on the current path, 2 done
+        for start in range(n):
+            path: list[int] = []
+            k: int | None = start
+            while k is not None and state[k] == 0:
+                state[k] = 1
+                path.append(k)
+                k = parent[k]
+            if k is not None and state[k] == 1:  # k's chain came back to itself
+                loop = path[path.index(k):]
+                p = parent[k]
+                assert p is not None
+                cycle = [k, *reversed(loop[1:]), k]  # in child order, ending with the dropped link
+                self.note("TB080", f"nodes {' → '.join(map(str, cycle))} form a cycle; the link from {p} to {k} was ignored")
+                children[p].remove(k)
+                parent[k] = None
+            for x in path:
+                state[x] = 2
+        return children, [p is not None for p in parent]
+
+    def _scene_roots(self, nodes: list, has_parent: list[bool]) -> Iterator[list[int]]:
+        scenes = _get_list(self.doc, "scenes", "scenes")
+        if not scenes:
+            yield [k for k in range(len(nodes)) if not has_parent[k]]
+            return
+        default = _get_index(self.doc, "scene", "the document", len(scenes), "scene")
+        for s in [default] if default is not None else range(len(scenes)):
+            scene = _item(scenes, s, f"scene {s}")
+            yield [_index_value(x, f"scene {s} nodes", len(nodes), "node") for x in _get_list(scene, "nodes", f"scene {s}")]
+
+
+def _texture_slots(mat: dict, where: str) -> Iterator[tuple[str, dict, str]]:
+    """(slot, textureInfo, where) for every ``*Texture`` of the material, its
+    pbrMetallicRoughness and its extensions. The slot is the property name without
+    ``Texture``: baseColor, metallicRoughness, normal, occlusion, emissive, clearcoat, …"""
+    holders = [(_get_dict(mat, "pbrMetallicRoughness", where), f"{where} pbrMetallicRoughness"), (mat, where)]
+    for name, ext in _get_dict(mat, "extensions", where).items():
+        if isinstance(ext, dict):
+            holders.append((ext, f"{where} {name}"))
+    for holder, holder_where in holders:
+        for key, info in holder.items():
+            if isinstance(key, str) and key.endswith("Texture") and len(key) > 7:
+                if not isinstance(info, dict):
+                    raise _Broken("TB073", f"{holder_where}: '{key}' is not a JSON object")
+                yield key[:-7], info, f"{holder_where} {key}"
+

@@ -1,0 +1,100 @@
+"""OBJ, PLY, STL and OFF through trimesh (imported here, only when such a file is read).
+
+These files carry no GPU layout, so every mesh is priced in the default engine layout
+(``sizing.meshes.DEFAULT_LAYOUT``: position f32x3 + normal f32x3 + tangent f32x4 + uv f32x2 =
+48 B/vertex) with triangle-list indices, u16 up to 65535 vertices, else u32 (× 3 per triangle).
+
+Counts are trimesh's after its default processing: identical vertices are welded (STL stores
+three corners per triangle; engines weld them on import), vertices that differ in UV or normal
+stay apart (an OBJ ``f 1/1/1`` vs ``1/2/1``). A file trimesh loads as a scene gives one mesh per
+geometry (``file.obj#mesh/N`` in the scene's order) and a SceneFacts with each geometry's
+instance count from the scene graph. A single-mesh file named ``rock_LOD1.obj`` is LOD 1 of
+the group ``<folder>/rock#lod`` (its sibling ``rock_LOD0.obj`` is LOD 0).
+
+Safety: the file is read into memory only below MAX_MESH_FILE_BYTES (256 MiB; trimesh's
+parsers build arrays several times the file size), and handed to trimesh as bytes, with no
+file name: trimesh then has no resolver, so an OBJ's ``mtllib`` or texture paths can never
+make it open another file, and remote loading stays off.
+"""
+
+from __future__ import annotations
+
+import io
+import posixpath
+
+from texbudget.model import MeshFacts, PrimitiveFacts, ReadResult, SceneFacts
+from texbudget.readers import Source
+from texbudget.readers._common import fail
+from texbudget.sizing.meshes import DEFAULT_LAYOUT, index_bytes_per, lod_of
+
+#: Largest mesh file handed to trimesh.
+MAX_MESH_FILE_BYTES = 256 * 1024 * 1024
+
+_TYPES = {".obj": "obj", ".ply": "ply", ".stl": "stl", ".off": "off"}
+
+
+def read_trimesh(src: Source) -> ReadResult:
+    """One MeshFacts per mesh trimesh finds in the file (``source="trimesh"``)."""
+    rel = src.rel
+    file_type = _TYPES.get(src.suffix)
+    if file_type is None:
+        return fail(rel, "TB085", f"{src.suffix or 'no suffix'}: not a mesh type the trimesh reader handles")
+    size = src.size()
+    if size > MAX_MESH_FILE_BYTES:
+        return fail(rel, "TB086", f"the file is {size} bytes; texbudget hands at most {MAX_MESH_FILE_BYTES} to trimesh")
+    with src.open() as f:
+        data = f.read(MAX_MESH_FILE_BYTES + 1)
+    import numpy as np
+    import trimesh
+
+    try:
+        loaded = trimesh.load(io.BytesIO(data), file_type=file_type, process=True)
+    except Exception as exc:  # trimesh raises anything (ValueError, IndexError, …) for a bad file
+        return fail(rel, "TB085", f"trimesh could not read it as {file_type.upper()}: {type(exc).__name__}: {str(exc)[:200]}")
+    if isinstance(loaded, trimesh.Scene):
+        geometry = [(name, g) for name, g in loaded.geometry.items() if isinstance(g, trimesh.Trimesh)]
+        counts: dict[str, int] = {}
+        for node in loaded.graph.nodes_geometry:
+            name = loaded.graph[node][1]
+            counts[name] = counts.get(name, 0) + 1
+    elif isinstance(loaded, trimesh.Trimesh):
+        geometry, counts = [(None, loaded)], {}
+    else:
+        geometry, counts = [], {}
+    geometry = [(name, g) for name, g in geometry if len(g.faces) > 0]
+    if not geometry:
+        return fail(rel, "TB087", f"trimesh found no triangles in it ({type(loaded).__name__})")
+    stem = posixpath.splitext(rel)[0]  # folder/rock_LOD1.obj: the file's LODs group by folder/rock
+    meshes = []
+    for n, (name, mesh) in enumerate(geometry):
+        vertices = int(np.asarray(mesh.vertices).shape[0])
+        triangles = int(np.asarray(mesh.faces).shape[0])
+        # LODs by file name only: trimesh names OBJ geometries after objects and materials
+        # loosely (a split by material is "Rock_LOD0_1"), so those names do not say the LOD.
+        lod = lod_of(stem) if len(geometry) == 1 else None
+        group = None if lod is None else f"{lod[0]}#lod"
+        meshes.append(_facts(f"{rel}#mesh/{n}", name or posixpath.basename(stem), vertices, triangles, lod, group))
+    scenes: tuple[SceneFacts, ...] = ()
+    if counts:
+        scenes = (SceneFacts(path=rel, instances=tuple((m.path, counts.get(name or "", 0)) for m, (name, _) in zip(meshes, geometry, strict=True))),)
+    return ReadResult(meshes=tuple(meshes), scenes=scenes)
+
+
+def _facts(path: str, name: str, vertices: int, triangles: int, lod: tuple[str, int] | None, group: str | None) -> MeshFacts:
+    """A mesh in the default engine layout: 48 B/vertex, 3 indices per triangle."""
+    index_size = index_bytes_per(vertices)
+    prim = PrimitiveFacts(mode=4, vertex_count=vertices, triangles=triangles, index_count=3 * triangles, index_bytes_per=index_size)
+    return MeshFacts(
+        path=path,
+        name=name,
+        primitives=(prim,),
+        vertices=vertices,
+        indices=3 * triangles,
+        triangles=triangles,
+        vertex_bytes=vertices * DEFAULT_LAYOUT.bytes_per_vertex,
+        index_bytes=3 * triangles * index_size,
+        source="trimesh",
+        lod=None if lod is None else lod[1],
+        lod_group=group,
+    )
+

@@ -1,0 +1,152 @@
+"""The JSON report, schema 1 (DESIGN.md §5). Stable: golden tests pin it.
+
+Keys are added, never renamed or removed, within schema 1. Besides the keys DESIGN.md §5
+shows, texture entries carry ``mips_policy``, ``tier_drop`` and ``streamed``; mesh entries
+``engine_index_bytes``, ``buffer_bytes`` and ``basis`` (which size the budget counted); the
+``blas`` object names its ``source``; scenarios carry ``upscaler`` and ``renderer``; the top
+level has ``acceleration`` (per RT profile: BLAS, TLAS, instance descriptors, peak build
+scratch, all estimates) and ``summary`` counts.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from texbudget import __version__, formats
+from texbudget.model import Finding, ScenarioResult
+from texbudget.pipeline import MeshRow, Report, TextureRow
+from texbudget.report.sizes import mips_json
+
+SCHEMA = 1
+
+
+def texture_entry(row: TextureRow) -> dict[str, Any]:
+    f, p, c = row.facts, row.plan, row.cost
+    stored = formats.find(f.stored_format) if f.stored_format else None
+    gpu = formats.find(p.gpu_format)
+    return {
+        "path": f.path,
+        "container": f.container,
+        "width": f.width,
+        "height": f.height,
+        "depth": f.depth,
+        "layers": f.layers,
+        "faces": f.faces,
+        "stored_levels": f.stored_levels,
+        "stored_format": f.stored_format or f.transcodable,
+        "vk_format": (stored or gpu).vk_name if (stored or gpu) else None,
+        "gpu_format": p.gpu_format,
+        "dxgi_format": gpu.dxgi_name if gpu else None,
+        "role": p.role,
+        "decided_by": p.decided_by,
+        "mips_policy": p.mips,
+        "tier_drop": p.tier_drop,
+        "streamed": p.streamed,
+        "mips": mips_json(c.mips),
+        "gpu_bytes": c.gpu_bytes,
+        "allocated_bytes": c.allocated_bytes,
+        "disk_bytes": f.disk_bytes,
+        "used_by": list(row.used_by),
+    }
+
+
+def mesh_entry(row: MeshRow) -> dict[str, Any]:
+    m, c, b = row.facts, row.cost, row.blas
+    return {
+        "path": m.path,
+        "name": m.name,
+        "primitives": len(m.primitives),
+        "vertices": m.vertices,
+        "indices": m.indices,
+        "triangles": m.triangles,
+        "vertex_bytes": m.vertex_bytes,
+        "index_bytes": m.index_bytes,
+        "morph_bytes": m.morph_bytes,
+        "skinned": m.skinned,
+        "engine_vertex_bytes": c.engine_vertex_bytes,
+        "engine_index_bytes": c.engine_index_bytes,
+        "buffer_bytes": c.buffer_bytes,
+        "basis": c.basis,
+        "instances": c.instances,
+        "blas": None if b is None else {
+            "profile": b.profile,
+            "prebuild_bytes": b.prebuild_bytes,
+            "compacted_bytes": b.compacted_bytes,
+            "scratch_bytes": b.scratch_bytes,
+            "estimate": True,
+            "source": b.source,
+        },
+    }
+
+
+def finding_entry(f: Finding) -> dict[str, Any]:
+    return {"path": f.path, "code": f.code, "severity": f.severity.value, "message": f.message, "hint": f.hint}
+
+
+def scenario_entry(s: ScenarioResult) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "resolution": s.resolution,
+        "render_scale": s.render_scale,
+        "quality": s.quality,
+        "rt": s.rt,
+        "bytes": dict(s.bytes),
+        "total_bytes": s.total_bytes,
+        "cards": [{
+            "name": c.name,
+            "vram_bytes": c.vram_bytes,
+            "usable_bytes": c.usable_bytes,
+            "free_bytes": c.free_bytes,
+            "verdict": c.verdict,
+        } for c in s.cards],
+        "fixes": [{"card": x.card, "action": x.action, "path": x.path, "saves_bytes": x.saves_bytes} for x in s.fixes],
+    }
+    for extra in ("upscaler", "renderer", "streaming"):
+        value = getattr(s, extra, None)
+        if value is not None:
+            out[extra] = value
+    return out
+
+
+def report_dict(report: Report) -> dict[str, Any]:
+    s = report.settings
+    rts = sorted({x.rt for x in report.scenarios})
+    return {
+        "schema": SCHEMA,
+        "tool": {"name": "texbudget", "version": __version__},
+        "settings": {
+            "platform": s.policy.platform,
+            "quality": s.policy.quality,
+            "rt": rts[0] if len(rts) == 1 else rts,
+            "renderer": s.budget.renderer,
+            "config": s.config_label,
+        },
+        "textures": [texture_entry(t) for t in report.textures],
+        "meshes": [mesh_entry(m) for m in report.meshes],
+        "findings": [finding_entry(f) for f in report.findings],
+        "scenarios": [scenario_entry(x) for x in report.scenarios],
+        "acceleration": {
+            vendor: {
+                "blas_bytes": a.blas_bytes,
+                "blas_uncompacted_bytes": a.blas_uncompacted_bytes,
+                "tlas_bytes": a.tlas_bytes,
+                "instance_desc_bytes": a.instance_desc_bytes,
+                "peak_scratch_bytes": a.peak_scratch_bytes,
+                "total_bytes": a.total_bytes,
+                "estimate": True,
+                "source": a.source,
+            }
+            for vendor, a in report.acceleration.items()
+        },
+        "summary": {
+            "textures": len(report.textures),
+            "meshes": len(report.meshes),
+            "instances": sum(m.cost.instances for m in report.meshes),
+            "triangles_instanced": sum(m.cost.triangles * m.cost.instances for m in report.meshes),
+            "findings": len(report.findings),
+        },
+    }
+
+
+def render(report: Report) -> str:
+    return json.dumps(report_dict(report), indent=2, ensure_ascii=False)

@@ -1,0 +1,133 @@
+"""The text report for people: verdict matrix, category totals, top assets, fixes, findings.
+
+Symbols always carry the meaning (✓ fits, ! tight, ✗ over); colour only adds to them, and
+only when the caller says stdout is a terminal.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from texbudget.model import ScenarioResult
+from texbudget.pipeline import Report
+from texbudget.units import GIB, human_bytes
+
+SYMBOL = {"fits": "✓", "tight": "!", "over": "✗"}
+_COLOUR = {"fits": "\033[32m", "tight": "\033[33m", "over": "\033[31m"}
+_RESET = "\033[0m"
+CATEGORIES = ("textures", "meshes", "acceleration_structures", "render_targets")
+CATEGORY_LABEL = {
+    "textures": "textures",
+    "meshes": "meshes",
+    "acceleration_structures": "ray tracing (est.)",
+    "render_targets": "render targets",
+}
+
+
+def gib(n: int) -> str:
+    return f"{n / GIB:.1f}"
+
+
+def scenario_label(s: ScenarioResult) -> str:
+    scale = "" if s.render_scale == 1.0 else f" @{s.render_scale:g}"
+    rt = "RT off" if s.rt == "off" else f"RT {s.rt}"
+    return f"{s.resolution}{scale} {s.quality} {rt}"
+
+
+def _paint(text: str, verdict: str, colour: bool) -> str:
+    return f"{_COLOUR[verdict]}{text}{_RESET}" if colour else text
+
+
+def verdict_matrix(scenarios: Sequence[ScenarioResult], colour: bool = False) -> list[str]:
+    """Rows are scenarios, columns cards; a cell is ``used/usable GiB symbol``."""
+    if not scenarios:
+        return ["(no scenarios)"]
+    cards = [c.name for c in scenarios[0].cards]
+    label_w = max(len(scenario_label(s)) for s in scenarios)
+    cells = [[f"{gib(s.total_bytes)}/{gib(c.usable_bytes)} {SYMBOL[c.verdict]}" for c in s.cards] for s in scenarios]
+    col_w = [max(len(cards[i]), *(len(row[i]) for row in cells)) for i in range(len(cards))]
+    lines = [" " * label_w + "  " + "  ".join(name.rjust(w) for name, w in zip(cards, col_w, strict=True)) + "   (GiB used/usable)"]
+    for s, row in zip(scenarios, cells, strict=True):
+        parts = [_paint(cell.rjust(w), c.verdict, colour) for cell, w, c in zip(row, col_w, s.cards, strict=True)]
+        lines.append(scenario_label(s).ljust(label_w) + "  " + "  ".join(parts))
+    return lines
+
+
+def category_table(scenarios: Sequence[ScenarioResult]) -> list[str]:
+    head = f"{'scenario':<34}" + "".join(f"{CATEGORY_LABEL[c]:>20}" for c in CATEGORIES) + f"{'total':>12}"
+    lines = [head]
+    for s in scenarios:
+        lines.append(
+            f"{scenario_label(s):<34}"
+            + "".join(f"{human_bytes(s.bytes.get(c, 0)):>20}" for c in CATEGORIES)
+            + f"{human_bytes(s.total_bytes):>12}"
+        )
+    return lines
+
+
+def top_assets(report: Report, n: int = 10) -> list[str]:
+    rows = [(t.cost.allocated_bytes, t.facts.path, f"{t.facts.width}x{t.facts.height}", t.plan.gpu_format, t.plan.decided_by)
+            for t in report.textures if not t.plan.ignored]
+    rows += [(m.cost.buffer_bytes, m.facts.path, f"{m.facts.triangles:,} tris x{m.cost.instances}", "mesh", m.cost.basis)
+             for m in report.meshes]
+    rows.sort(key=lambda r: (-r[0], r[1]))
+    total = sum(r[0] for r in rows) or 1
+    lines = [f"{'VRAM':>11} {'share':>6}  {'asset':<44} {'size':<22} {'format':<18} why"]
+    for size, path, dims, fmt, why in rows[:n]:
+        lines.append(f"{human_bytes(size):>11} {100 * size / total:>5.1f}%  {path:<44} {dims:<22} {fmt:<18} {why}")
+    return lines
+
+
+def fixes_section(scenarios: Sequence[ScenarioResult]) -> list[str]:
+    lines: list[str] = []
+    for s in scenarios:
+        over = [c for c in s.cards if c.verdict != "fits"]
+        for card in over:
+            fixes = [f for f in s.fixes if f.card == card.name]
+            if not fixes:
+                continue
+            saved = sum(f.saves_bytes for f in fixes)
+            lines.append(f"{scenario_label(s)} on {card.name} ({card.verdict}, {human_bytes(card.free_bytes, signed=True)} free):")
+            for f in fixes:
+                where = f" {f.path}" if f.path else ""
+                lines.append(f"  - {f.action}{where}: saves {human_bytes(f.saves_bytes)}")
+            fits = card.free_bytes + saved >= card.headroom_bytes
+            lines.append(f"    together: {human_bytes(saved)}{' — enough to fit' if fits else ' — not enough on its own'}")
+    return lines
+
+
+def findings_summary(report: Report) -> list[str]:
+    if not report.findings:
+        return ["no findings"]
+    by_code = Counter((f.code, f.severity.value) for f in report.findings)
+    first = {}
+    for f in report.findings:
+        first.setdefault(f.code, f)
+    lines = []
+    for (code, severity), n in sorted(by_code.items()):
+        example = first[code]
+        lines.append(f"{code} {severity:<7} x{n:<4} {example.path}: {example.message}")
+    return lines
+
+
+def render(report: Report, colour: bool = False, top: int = 10) -> str:
+    s = report.settings
+    out = [
+        f"texbudget: {len(report.textures)} textures, {len(report.meshes)} meshes, "
+        f"{len(report.findings)} findings — platform {s.policy.platform}, config {s.config_label}",
+        "",
+        "Verdict (✓ fits, ! tight, ✗ over):",
+        *verdict_matrix(report.scenarios, colour),
+        "",
+        "By category:",
+        *category_table(report.scenarios),
+        "",
+        f"Top {top} assets by VRAM (allocated, first scenario's quality):",
+        *top_assets(report, top),
+    ]
+    fixes = fixes_section(report.scenarios)
+    if fixes:
+        out += ["", "What would make it fit:", *fixes]
+    out += ["", "Findings:", *findings_summary(report)]
+    return "\n".join(out)

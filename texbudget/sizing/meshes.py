@@ -1,0 +1,174 @@
+"""Mesh buffer bytes: as stored, and in an engine's vertex layout (pure, no I/O).
+
+Two sizes are kept apart (issue 5, DESIGN.md §5):
+
+- **stored** bytes are what the file declares: each glTF accessor counted once per mesh
+  (``MeshFacts.vertex_bytes`` / ``index_bytes`` / ``morph_bytes``; equal to glTF-Transform
+  ``inspect``'s mesh size), or for OBJ/PLY/STL/OFF the default engine layout below.
+- **engine layout** bytes are what an engine that re-packs every vertex into one fixed layout
+  uploads: ``vertices × layout.bytes_per_vertex``, plus triangle-list indices at u16 when a
+  primitive has at most 65535 vertices, else u32. Quantisation is just a smaller layout.
+
+``buffer_bytes`` is what the budget counts: the engine layout when one is configured, else the
+stored bytes; ``basis`` says which. A skinned mesh can add its skinned copy (the deformed
+position/normal/tangent stream an engine writes per animated instance, f32, 40 B/vertex).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from texbudget.model import MeshFacts
+
+#: Bytes per component for the glTF componentType names (and the layout's own types).
+COMPONENT_BYTES: dict[str, int] = {
+    "BYTE": 1,
+    "UNSIGNED_BYTE": 1,
+    "SHORT": 2,
+    "UNSIGNED_SHORT": 2,
+    "HALF_FLOAT": 2,
+    "UNSIGNED_INT": 4,
+    "INT": 4,
+    "FLOAT": 4,
+}
+
+#: Largest vertex count whose indices an engine stores as u16 (0xFFFF stays free for
+#: primitive restart).
+U16_MAX_VERTICES = 65535
+
+#: glTF draw modes that make triangles (4 list, 5 strip, 6 fan); an engine draws them as a list.
+TRIANGLE_MODES = (4, 5, 6)
+
+
+@dataclass(frozen=True, slots=True)
+class VertexLayout:
+    """An engine's vertex format: ``attributes`` are ``(name, component type, components)``,
+    e.g. ``("position", "FLOAT", 3)``. Component types are the keys of COMPONENT_BYTES."""
+
+    attributes: tuple[tuple[str, str, int], ...]
+    name: str = "custom"
+
+    def __post_init__(self) -> None:
+        for attr_name, ctype, components in self.attributes:
+            if ctype not in COMPONENT_BYTES:
+                raise ValueError(f"vertex attribute {attr_name!r}: unknown component type {ctype!r}; allowed: {', '.join(COMPONENT_BYTES)}")
+            if not 1 <= components <= 16:
+                raise ValueError(f"vertex attribute {attr_name!r}: {components} components; allowed 1–16")
+
+    @property
+    def bytes_per_vertex(self) -> int:
+        return sum(COMPONENT_BYTES[ctype] * n for _, ctype, n in self.attributes)
+
+
+#: The default engine layout (issue 5): position f32x3, normal f32x3, tangent f32x4, uv f32x2
+#: = 48 bytes per vertex. Used for OBJ/PLY/STL/OFF, whose files carry no GPU layout.
+DEFAULT_LAYOUT = VertexLayout(
+    (("position", "FLOAT", 3), ("normal", "FLOAT", 3), ("tangent", "FLOAT", 4), ("uv0", "FLOAT", 2)),
+    name="default",
+)
+
+#: What skinning writes per animated instance: deformed position, normal and tangent, f32.
+SKINNED_COPY_LAYOUT = VertexLayout(
+    (("position", "FLOAT", 3), ("normal", "FLOAT", 3), ("tangent", "FLOAT", 4)),
+    name="skinned copy",
+)
+
+
+def index_bytes_per(vertices: int) -> int:
+    """The engine's index size for a draw of ``vertices`` vertices: 2 (u16) up to 65535, else 4."""
+    return 2 if vertices <= U16_MAX_VERTICES else 4
+
+
+_LOD_NAME = re.compile(r"^(?P<base>.+?)[_\-. ]LOD(?P<lod>\d{1,3})$", re.IGNORECASE)
+
+
+def lod_of(name: str) -> tuple[str, int] | None:
+    """``("Rock", 1)`` for a name ending ``_LOD1`` (also ``-LOD1``, ``.LOD1``, `` LOD1``, any
+    case); None when the name has no LOD suffix."""
+    m = _LOD_NAME.match(name)
+    if m is None:
+        return None
+    return m.group("base"), int(m.group("lod"))
+
+
+@dataclass(frozen=True, slots=True)
+class MeshCost:
+    """What one mesh costs. ``buffer_bytes`` is what the budget counts, ``basis`` says how."""
+
+    path: str
+    name: str
+    vertices: int
+    triangles: int
+    indices: int
+    vertex_bytes: int  # stored
+    index_bytes: int  # stored
+    morph_bytes: int
+    engine_vertex_bytes: int | None  # with a configured layout, else None
+    engine_index_bytes: int | None
+    buffer_bytes: int
+    basis: str  # "stored" or "engine layout"
+    instances: int = 1
+    skinned: bool = False
+    skinned_copy_bytes: int = 0  # included in buffer_bytes
+    dynamic: bool = False  # skinned or morphing: its BLAS is refitted, never compacted
+    geometries: int = 1  # triangle primitives: geometries of its BLAS
+    lod: int | None = None
+    lod_group: str | None = None
+
+
+def engine_index_count(mesh: MeshFacts) -> tuple[int, int]:
+    """(index count, index bytes) when the engine draws every triangle primitive as an indexed
+    list: 3 indices per triangle (strips and fans unrolled, unindexed lists indexed), u16 or u32
+    per primitive by its vertex count. Point and line primitives keep their stored indices."""
+    count = total = 0
+    for prim in mesh.primitives:
+        n = 3 * prim.triangles if prim.mode in TRIANGLE_MODES else prim.index_count
+        count += n
+        total += n * index_bytes_per(prim.vertex_count)
+    return count, total
+
+
+def price_mesh(
+    mesh: MeshFacts,
+    instances: int = 1,
+    layout: VertexLayout | None = None,
+    skinned_copy: bool = False,
+) -> MeshCost:
+    """Price one mesh. Without ``layout`` the budget counts the stored bytes (vertex + index +
+    morph); with it, ``vertices × layout.bytes_per_vertex`` + engine indices + morph bytes. With
+    ``skinned_copy`` a skinned mesh adds 40 B/vertex per instance (SKINNED_COPY_LAYOUT)."""
+    if layout is None:
+        engine_vertex = engine_index = None
+        buffer_bytes = mesh.vertex_bytes + mesh.index_bytes + mesh.morph_bytes
+        basis = "stored"
+    else:
+        engine_vertex = mesh.vertices * layout.bytes_per_vertex
+        engine_index = engine_index_count(mesh)[1]
+        buffer_bytes = engine_vertex + engine_index + mesh.morph_bytes
+        basis = "engine layout"
+    copy_bytes = 0
+    if skinned_copy and mesh.skinned:
+        copy_bytes = mesh.vertices * SKINNED_COPY_LAYOUT.bytes_per_vertex * instances
+    geometries = sum(1 for p in mesh.primitives if p.mode in TRIANGLE_MODES and p.triangles > 0)
+    return MeshCost(
+        path=mesh.path,
+        name=mesh.name,
+        vertices=mesh.vertices,
+        triangles=mesh.triangles,
+        indices=mesh.indices,
+        vertex_bytes=mesh.vertex_bytes,
+        index_bytes=mesh.index_bytes,
+        morph_bytes=mesh.morph_bytes,
+        engine_vertex_bytes=engine_vertex,
+        engine_index_bytes=engine_index,
+        buffer_bytes=buffer_bytes + copy_bytes,
+        basis=basis,
+        instances=instances,
+        skinned=mesh.skinned,
+        skinned_copy_bytes=copy_bytes,
+        dynamic=mesh.skinned or mesh.morph_targets > 0,
+        geometries=max(geometries, 1),
+        lod=mesh.lod,
+        lod_group=mesh.lod_group,
+    )
