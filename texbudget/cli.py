@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import traceback
 from collections.abc import Sequence
+from dataclasses import replace
 
 from texbudget import __version__
 from texbudget.errors import ExitCode, TexbudgetError, UsageError
@@ -165,11 +167,126 @@ def _not_built(name: str) -> int:
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
-    return _not_built("cards")
+    from texbudget import budget
+    from texbudget.report.sizes import cards_json, cards_text
+
+    output = _check_output(args, ("text", "json"))
+    rows = [(c, *budget.card_budget(c)) for c in budget.load_cards()]
+    _write(json.dumps(cards_json(rows), indent=2) if output == "json" else cards_text(rows))
+    return ExitCode.OK
+
+
+def resolve_target(paths: Sequence[str], config_flag: str | None, *, missing_ok: bool = False):
+    """(scan root, Config, explicit paths or None) for the given arguments.
+
+    The root is the folder of the config file when one is found at or above the paths (so
+    ``[[rule]]`` globs and asset identities agree), else the one folder given, else the
+    current folder. A path that does not exist is a usage error, unless ``missing_ok``
+    (``check`` skips files a commit deleted)."""
+    from pathlib import Path
+
+    from texbudget import config as config_mod
+
+    given = [Path(p) for p in paths] or [Path(".")]
+    existing = [p for p in given if p.exists()]
+    for p in given:
+        if not p.exists() and not missing_ok:
+            raise UsageError(f"{p}: no such file or folder")
+    anchor = existing[0] if existing else Path(".")
+    found = None if config_flag else config_mod.find_config(anchor)
+    config = config_mod.load(Path(config_flag) if config_flag else found)
+    if found is not None:
+        root = found.resolve().parent
+    elif len(given) == 1 and given[0].is_dir():
+        root = given[0].resolve()
+    else:
+        root = Path(".").resolve()
+    explicit = [p.resolve() for p in existing]
+    if len(explicit) == 1 and explicit[0] == root:
+        return root, config, None
+    if not all(p == root or root in p.parents for p in explicit):
+        outside = next(p for p in explicit if not (p == root or root in p.parents))
+        raise UsageError(f"{outside}: outside the scan root {root} (set by {found or 'the current folder'})")
+    return root, config, explicit
+
+
+def _settings(args: argparse.Namespace, config):
+    from texbudget.pipeline import build_settings
+
+    resolutions = None
+    if args.resolution:
+        from texbudget.units import parse_resolution
+
+        try:
+            resolutions = [("{}x{}".format(*parse_resolution(r))) for r in args.resolution]
+        except ValueError as exc:
+            raise UsageError(f"--resolution: {exc}") from None
+    return build_settings(
+        config, platform=args.platform, quality=args.quality, resolutions=resolutions,
+        rt=args.rt.split(",") if args.rt else None,
+        cards=[c.strip() for c in args.cards.split(",") if c.strip()] if args.cards else None,
+    )
+
+
+def _progress():
+    """A progress line on stderr when it is a terminal; nothing otherwise."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        if done == total or done % 50 == 0:
+            end = "\n" if done == total else ""
+            sys.stderr.write(f"\rtexbudget: read {done}/{total} files{end}")
+            sys.stderr.flush()
+
+    return show
+
+
+def load_report(args: argparse.Namespace, paths: Sequence[str], *, missing_ok: bool = False):
+    """The pipeline for one command: resolve, read, evaluate."""
+    from texbudget.pipeline import evaluate
+    from texbudget.scan import read_scene
+
+    root, config, explicit = resolve_target(paths, args.config, missing_ok=missing_ok)
+    settings = _settings(args, config)
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"--jobs {args.jobs}: must be 1 or more")
+    scan = read_scene(root, config, explicit, jobs=args.jobs, progress=_progress())
+    report = evaluate(scan, settings)
+    if args.deep:
+        from texbudget.pipeline import deep_findings
+
+        report = replace(report, findings=report.findings + deep_findings(report))
+    return report, config
+
+
+def _render(report, output: str) -> str:
+    if output == "json":
+        from texbudget.report import json as json_report
+
+        return json_report.render(report)
+    if output == "csv":
+        from texbudget.report import csv as csv_report
+
+        return csv_report.render(report)
+    if output == "markdown":
+        from texbudget.report import markdown
+
+        return markdown.render(report)
+    if output == "sarif":
+        from texbudget.report import sarif
+
+        return sarif.render(report)
+    from texbudget.report import text
+
+    return text.render(report, colour=sys.stdout.isatty() and "NO_COLOR" not in os.environ)
 
 
 def cmd_scan(args: argparse.Namespace) -> int:
-    return _not_built("scan")
+    output = _check_output(args, OUTPUT_FORMATS)
+    report, _ = load_report(args, args.paths)
+    _write(_render(report, output))
+    return ExitCode.OK
 
 
 def cmd_check(args: argparse.Namespace) -> int:

@@ -31,6 +31,7 @@ _TABLE: tuple[Code, ...] = (
     Code("TB003", W, "The file's content does not match its suffix (e.g. a JPEG saved as .png); it was read as what it is.", "Rename the file to its real type, or re-export it."),
     Code("TB004", W, "A symbolic link loops or leaves the scan root; it was not followed.", "Remove the link or point it inside the scan root."),
     Code("TB005", W, "The file changed or vanished while it was being scanned.", "Scan again once the files are settled."),
+    Code("TB006", W, "In a glTF-driven scene, a texture in the tree that no scanned material uses; it still counts in the budget.", "Delete it, move it out of the scanned folders, or exclude it in [scan] exclude if nothing loads it."),
     Code("TB009", E, "texbudget failed on this file (an internal error); the scan went on.", "Please report it with the file attached."),
     # --- texture policy and deep scan (TB010–TB019)
     Code("TB010", W, "A Godot .import or Unity .meta beside the texture could not be read or is not one; the platform profile decided instead.", "Re-import the texture in the engine, or delete the broken sidecar."),

@@ -1,7 +1,7 @@
 """The one pipeline (DESIGN.md §1): discover → read → decide → price → assess.
 
-``read_scene`` does the I/O (discovery, readers, engine sidecars) and returns ``SceneFacts``-
-level data in a ``Scan``. ``evaluate`` is pure: facts + ``Settings`` → ``Report``. Switching
+``scan.read_scene`` does the I/O (discovery, readers, engine sidecars) and returns a
+``Scan``. ``evaluate`` is pure: facts + ``Settings`` → ``Report``. Switching
 platform, quality, resolution or RT in the CLI or the TUI re-runs ``evaluate`` only; files
 are never read again. The CLI, the TUI and the benchmarks all call these two functions.
 """
@@ -9,46 +9,27 @@ are never read again. The CLI, the TUI and the benchmarks all call these two fun
 from __future__ import annotations
 
 import fnmatch
-import os
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from texbudget import budget as budget_mod
-from texbudget import policy
+from texbudget import findings, policy
 from texbudget.config import Config
-from texbudget.discover import discover
+from texbudget.errors import ConfigError, TexbudgetError, UsageError
 from texbudget.model import (
     Finding,
     MeshFacts,
-    ReadResult,
     ScenarioResult,
-    SceneFacts,
     TextureCost,
     TextureFacts,
     TexturePlan,
 )
-from texbudget.readers import read_path
+from texbudget.scan import Scan
 from texbudget.sizing import bvh
 from texbudget.sizing.meshes import MeshCost, VertexLayout, price_mesh
-
-Progress = Callable[[int, int], None]
-
-
-@dataclass(frozen=True)
-class Scan:
-    """Everything read from disk for one scan root. Immutable; the TUI keeps it."""
-
-    root: Path
-    textures: tuple[TextureFacts, ...] = ()
-    meshes: tuple[MeshFacts, ...] = ()
-    scenes: tuple[SceneFacts, ...] = ()
-    findings: tuple[Finding, ...] = ()
-    engine: Mapping[str, policy.EngineImport] = field(default_factory=dict)
-    files: tuple[str, ...] = ()
-    skipped: int = 0
+from texbudget.units import human_bytes
 
 
 @dataclass(frozen=True)
@@ -94,78 +75,6 @@ class Report:
     acceleration: Mapping[str, bvh.AccelerationCost] = field(default_factory=dict)
 
 
-# --- read (I/O) ----------------------------------------------------------------------
-
-
-def _read_one(args: tuple[Path, str]) -> tuple[str, ReadResult, object]:
-    root, rel = args
-    result = read_path(root, rel)
-    engine = None
-    if result.textures and "#" not in rel:
-        engine = policy.read_engine_import(root / rel)
-    return rel, result, engine
-
-
-def read_scene(
-    root: Path,
-    config: Config,
-    paths: Sequence[Path] | None = None,
-    *,
-    jobs: int | None = None,
-    progress: Progress | None = None,
-    reader: Callable[[tuple[Path, str]], tuple[str, ReadResult, object]] = _read_one,
-) -> Scan:
-    """Discover and read every asset under ``root`` (or just ``paths``)."""
-    found = discover(root, config["scan.include"], config["scan.exclude"], paths)
-    files = list(found.files)
-    results: list[tuple[str, ReadResult, object]] = []
-    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-    if jobs > 1 and len(files) >= 64:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for i, item in enumerate(pool.map(reader, [(root, f) for f in files], chunksize=32), 1):
-                results.append(item)
-                if progress:
-                    progress(i, len(files))
-    else:
-        for i, rel in enumerate(files, 1):
-            results.append(reader((root, rel)))
-            if progress:
-                progress(i, len(files))
-    return _combine(root, found, results, reader)
-
-
-def _combine(root: Path, found, results, reader) -> Scan:
-    textures: list[TextureFacts] = []
-    meshes: list[MeshFacts] = []
-    scenes: list[SceneFacts] = []
-    findings: list[Finding] = list(found.findings)
-    engine: dict[str, policy.EngineImport] = {}
-    for rel, result, eng in results:
-        textures += result.textures
-        meshes += result.meshes
-        scenes += result.scenes
-        findings += result.findings
-        if isinstance(eng, Finding):
-            findings.append(eng)
-        elif eng is not None:
-            engine[rel] = eng
-    # Images a glTF references but discovery did not list (excluded, or a `gltf` follow scan)
-    read_paths = {t.path for t in textures} | set(found.files)
-    for scene in scenes:
-        for tex, _, _ in scene.texture_usage:
-            if "#" not in tex and tex not in read_paths and (root / tex).is_file():
-                rel, result, eng = reader((root, tex))
-                read_paths.add(tex)
-                textures += result.textures
-                findings += result.findings
-                if eng is not None and not isinstance(eng, Finding):
-                    engine[rel] = eng
-    return Scan(
-        root=root, textures=tuple(textures), meshes=tuple(meshes), scenes=tuple(scenes),
-        findings=tuple(findings), engine=engine, files=tuple(found.files), skipped=found.skipped,
-    )
-
-
 # --- evaluate (pure) -------------------------------------------------------------------
 
 
@@ -200,10 +109,11 @@ def instance_counts(scan: Scan, overrides: Sequence[tuple[str, int]]) -> dict[st
 def plan_textures(scan: Scan, settings: Settings, quality: str) -> tuple[tuple[TextureFacts, TexturePlan, TextureCost], ...]:
     _, slots = _usage(scan)
     psettings = replace(settings.policy, quality=quality)
+    model = settings.budget.allocation_model
     out = []
     for facts in scan.textures:
         plan = policy.decide(facts, psettings, settings.rules, scan.engine.get(facts.path), slots.get(facts.path, ()))
-        out.append((facts, plan, policy.price(plan)))
+        out.append((facts, plan, policy.price(plan, model)))
     return tuple(out)
 
 
@@ -215,35 +125,141 @@ def price_meshes(scan: Scan, settings: Settings) -> tuple[MeshCost, ...]:
     )
 
 
+#: Roles an engine loads without a material (skies, probes, UI): never "unused".
+_NOT_MATERIAL_ROLES = frozenset({"ui", "hdr"})
+
+
+def unused_textures(scan: Scan, rows: Sequence[tuple[TextureFacts, TexturePlan, TextureCost]]) -> tuple[Finding, ...]:
+    """In a glTF-driven scene (some scanned material uses textures), the texture files no
+    material uses. UI, HDR and cubemap textures are loaded by other means and not listed."""
+    users, _ = _usage(scan)
+    if not users:
+        return ()
+    out = []
+    for facts, plan, cost in rows:
+        if ("#" in facts.path or facts.path in users or plan.role in _NOT_MATERIAL_ROLES
+                or facts.faces == 6 or plan.ignored):
+            continue
+        out.append(findings.make(
+            facts.path, "TB006",
+            f"no material of the scanned glTF scenes uses this texture; it still counts {human_bytes(cost.allocated_bytes)}",
+        ))
+    return tuple(out)
+
+
 def evaluate(scan: Scan, settings: Settings) -> Report:
     """Pure: facts + settings → priced rows and a verdict per scenario and card."""
     users, _ = _usage(scan)
-    scenarios = budget_mod.scenarios(settings.budget)
+    cards = budget_mod.resolve_cards(settings.budget.cards)
+    scenarios = budget_mod.scenarios(settings.budget, cards)
     qualities = list(dict.fromkeys(s.quality for s in scenarios)) or [settings.policy.quality]
     planned = {q: plan_textures(scan, settings, q) for q in qualities}
     mesh_costs = price_meshes(scan, settings)
     mesh_bytes = sum(m.buffer_bytes for m in mesh_costs)
-    profiles = bvh.load_profiles()
-    vendors = sorted({s.rt for s in scenarios if s.rt != "off"})
+    vendors = list(dict.fromkeys(s.rt for s in scenarios if s.rt != "off"))
     acceleration = {
-        v: bvh.estimate_scene(profiles[v], mesh_costs, compaction=settings.budget.rt_compaction, rt_lod=settings.rt_lod)
+        v: bvh.estimate_scene(v, mesh_costs, compaction=settings.budget.rt_compaction, rt_lod=settings.rt_lod)
         for v in vendors
     }
     summaries = {v: budget_mod.summarize_acceleration(a) for v, a in acceleration.items()}
-    results = []
-    for scenario in scenarios:
-        costs = tuple(c for _, _, c in planned[scenario.quality])
-        opaque = frozenset(f.path for f, _, _ in planned[scenario.quality] if not f.alpha)
-        inputs = budget_mod.BudgetInputs(textures=costs, mesh_bytes=mesh_bytes, acceleration=summaries, opaque=opaque)
-        results.append(budget_mod.assess(inputs, scenario, settings.budget))
+    inputs = {
+        q: budget_mod.BudgetInputs(
+            textures=tuple(c for _, _, c in rows), mesh_bytes=mesh_bytes, acceleration=summaries,
+            opaque=frozenset(f.path for f, _, _ in rows if not f.alpha),
+        )
+        for q, rows in planned.items()
+    }
+    results = tuple(budget_mod.assess(inputs[s.quality], s, settings.budget, cards) for s in scenarios)
     first = planned[qualities[0]]
-    tex_rows = tuple(
-        TextureRow(f, p, c, tuple(users.get(f.path, ()))) for f, p, c in first
-    )
+    tex_rows = tuple(TextureRow(f, p, c, tuple(users.get(f.path, ()))) for f, p, c in first)
     first_accel = acceleration.get(vendors[0]) if vendors else None
     blas_by_path = dict(first_accel.per_mesh) if first_accel else {}
     mesh_rows = tuple(MeshRow(m, c, blas_by_path.get(c.path)) for m, c in zip(scan.meshes, mesh_costs, strict=True))
     return Report(
         root=scan.root, settings=settings, textures=tex_rows, meshes=mesh_rows,
-        findings=scan.findings, scenarios=tuple(results), acceleration=acceleration,
+        findings=scan.findings + unused_textures(scan, first), scenarios=results,
+        acceleration=acceleration,
+    )
+
+
+def deep_findings(report: Report) -> tuple[Finding, ...]:
+    """``--deep``: decode each source image (one at a time) for opaque alpha and grey colour.
+    Images inside a GLB are not decoded (their bytes are not kept after the header read)."""
+    from texbudget.deep import deep_inspect
+
+    out: list[Finding] = []
+    for row in report.textures:
+        if "#" in row.facts.path or row.facts.stored_format or row.facts.transcodable:
+            continue
+        out.extend(deep_inspect(report.root / row.facts.path, row.facts, row.plan))
+    return tuple(out)
+
+
+# --- settings --------------------------------------------------------------------------
+
+_COMPONENT_TYPES = {
+    "f32": "FLOAT", "f16": "HALF_FLOAT", "u32": "UNSIGNED_INT", "u16": "UNSIGNED_SHORT",
+    "s16": "SHORT", "u8": "UNSIGNED_BYTE", "s8": "BYTE",
+}
+
+
+def parse_layout(entries: Sequence[str], where: str) -> VertexLayout:
+    """``["position:f32x3", "normal:s8x4", "uv0:f16x2"]`` → a VertexLayout."""
+    attrs = []
+    for entry in entries:
+        name, _, spec = entry.partition(":")
+        ctype, _, count = spec.partition("x")
+        if not name or ctype not in _COMPONENT_TYPES or not count.isdigit() or not 1 <= int(count) <= 16:
+            raise ConfigError(
+                f"{where} = {entry!r}: write NAME:TYPExCOUNT, TYPE one of {', '.join(_COMPONENT_TYPES)}, "
+                "COUNT 1 to 16 (e.g. 'position:f32x3')"
+            )
+        attrs.append((name, _COMPONENT_TYPES[ctype], int(count)))
+    return VertexLayout(tuple(attrs), name="config")
+
+
+def build_settings(
+    config: Config, *, platform: str | None = None, quality: Sequence[str] | str | None = None,
+    resolutions: Sequence[str] | None = None, rt: Sequence[str] | str | None = None,
+    cards: Sequence[str] | str | None = None,
+) -> Settings:
+    """Config values overridden by flags (None = not given). Wrong values raise ConfigError
+    (from the file) or UsageError (from a flag), each one line naming what is allowed."""
+    label = str(config.path) if config.path else "defaults"
+
+    def bad(flag: object, message: str) -> TexbudgetError:
+        return UsageError(message) if flag is not None else ConfigError(f"{label}: [budget] {message}")
+
+    plat = platform or config["budget.platform"]
+    qualities = (quality,) if isinstance(quality, str) else tuple(quality or config["budget.quality"])
+    platforms = policy.load_platforms()
+    if plat not in platforms:
+        raise bad(platform, f"platform {plat!r}: allowed values are {', '.join(platforms)}")
+    for q in qualities:
+        if q not in policy.QUALITY_TIERS:
+            raise bad(quality, f"quality {q!r}: allowed values are {', '.join(policy.QUALITY_TIERS)}")
+    psettings = policy.PolicySettings(platform=plat, quality=qualities[0], high_quality=config["budget.high_quality"])
+    rules = policy.parse_rules(list(config.rules), label) if config.rules else ()
+    overrides = {
+        "platform": plat,
+        "quality": qualities,
+        "resolutions": tuple(resolutions) if resolutions else None,
+        "rt": ((rt,) if isinstance(rt, str) else tuple(rt)) if rt else None,
+        "cards": ((cards,) if isinstance(cards, str) else tuple(cards)) if cards else None,
+    }
+    try:
+        bsettings = budget_mod.settings_from_config(config.sections["budget"], **overrides)
+        budget_mod.resolve_cards(bsettings.cards)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    profiles = bvh.load_profiles()
+    for vendor in bsettings.rt or ():
+        if vendor != "off" and vendor not in profiles:
+            raise UsageError(f"--rt {vendor}: allowed values are off, {', '.join(profiles)}")
+    layout_entries = config["meshes.layout"]
+    layout = parse_layout(layout_entries, f"{label}: [meshes] layout") if layout_entries else None
+    return Settings(
+        policy=psettings, budget=bsettings, rules=rules, instances=config.instances, layout=layout,
+        skinned_copy=config["meshes.skinned_copy"], rt_lod=config["meshes.rt_lod"],
+        config_label=config.label,
     )

@@ -67,3 +67,19 @@ def formats_text(rows: Sequence[PixelFormat]) -> str:
         )
     lines.append(f"{len(rows)} formats")
     return "\n".join(lines)
+
+
+def cards_json(rows) -> list[dict]:
+    """``rows``: (Card, usable bytes, reserve bytes) with the default reserve."""
+    return [{
+        "id": c.id, "name": c.name, "kind": c.kind, "vendor": c.vendor, "rt_vendor": c.rt_vendor,
+        "vram_bytes": c.vram_bytes, "usable_bytes": usable, "reserve_bytes": reserve, "note": c.note,
+    } for c, usable, reserve in rows]
+
+
+def cards_text(rows) -> str:
+    lines = [f"{'id':<22} {'name':<28} {'VRAM':>10} {'usable':>10}  {'RT':<8} note"]
+    for c, usable, _ in rows:
+        lines.append(f"{c.id:<22} {c.name:<28} {human_bytes(c.vram_bytes):>10} {human_bytes(usable):>10}  {c.rt_vendor or '-':<8} {c.note}")
+    lines.append(f"{len(rows)} cards; usable = VRAM - max(768 MiB, 7 %) unless a platform gives its own (configurable: [budget] reserve, reserve_min)")
+    return "\n".join(lines)
