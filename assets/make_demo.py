@@ -96,6 +96,9 @@ SETS: tuple[Set, ...] = (
     Set("street/manhole", 1024, "tga", "metal", (60, 58, 56), 120, 220),
     Set("street/puddle", 2048, "png-masks", "noise", (40, 42, 48), 30),
     Set("street/ground_layers", 4096, "ktx2-array", "cobble", (100, 90, 80)),
+    Set("street/cobblestone_wet", 8192, "ktx2", "cobble", (70, 66, 64), 60),
+    Set("street/stair_steps", 8192, "ktx2", "tiles", (128, 120, 110), 200),
+    Set("street/tram_rails", 8192, "ktx2-zlib", "metal", (90, 88, 86), 90, 240),
     # --- buildings: facades, roofs, the clock tower
     Set("buildings/plaster", 8192, "ktx2", "noise", (214, 190, 160), 220),
     Set("buildings/plaster_weathered", 8192, "ktx2", "noise", (190, 170, 140), 225),
@@ -113,11 +116,21 @@ SETS: tuple[Set, ...] = (
     Set("buildings/drainpipe", 4096, "ktx2", "metal", (80, 84, 88), 100, 250),
     Set("buildings/chimney", 2048, "png", "bricks", (120, 70, 60), 210),
     Set("buildings/clock_face", 4096, "ktx2-zlib", "metal", (220, 210, 180), 90, 120),
+    Set("buildings/plaster_rose", 8192, "ktx2", "noise", (206, 150, 140), 220),
+    Set("buildings/plaster_blue", 8192, "ktx2", "noise", (140, 160, 190), 220),
+    Set("buildings/brick_dark", 8192, "ktx2", "bricks", (110, 60, 48), 200),
+    Set("buildings/brick_painted", 8192, "ktx2", "bricks", (200, 196, 186), 210),
+    Set("buildings/timber_frame", 8192, "ktx2", "planks", (70, 48, 30), 180),
+    Set("buildings/roof_moss", 8192, "ktx2", "tiles", (110, 100, 60), 200),
+    Set("buildings/cornice", 8192, "ktx2-zlib", "tiles", (196, 188, 170), 190),
+    Set("buildings/archway_keystone", 8192, "ktx2", "bricks", (176, 166, 146), 200),
     # clocktower: see PLANTED below (8K BC7 albedo/orm and an uncompressed 8K normal)
     # --- market: stalls, goods, lanterns
     Set("market/stall", 4096, "png", "planks", (140, 100, 60), 180),
     Set("market/canopy", 4096, "ktx2", "stripes", (180, 60, 50), 210),
     Set("market/tent_canvas", 8192, "ktx2", "cloth", (200, 186, 150), 220),
+    Set("market/tent_canvas_dyed", 8192, "ktx2", "cloth", (160, 60, 40), 220),
+    Set("market/awning_striped", 8192, "ktx2", "stripes", (200, 180, 60), 210),
     Set("market/awning", 2048, "png", "stripes", (40, 110, 150), 210, sidecar="godot"),
     Set("market/rug", 4096, "ktx2", "cloth", (150, 40, 60), 230),
     Set("market/fabric_bolts", 4096, "ktx2", "stripes", (90, 60, 140), 220),
@@ -1393,7 +1406,7 @@ CONFIG = """\
 cards = ["8GB", "12GB", "16GB", "24GB"]   # min spec, recommended, high, enthusiast
 resolutions = ["1080p", "1440p", "4k"]
 rt = ["off", "nvidia"]                   # RT reflections are an NVIDIA-first feature for launch
-quality = ["ultra"]                      # the texture preset we budget; add "high" to compare
+quality = ["ultra", "high"]              # texture presets: 8 GB cards ship with "high"
 platform = "desktop"                     # BC1/BC3/BC5/BC4/BC6H, UI uncompressed (see README)
 renderer = "deferred"
 shadows = "csm"
@@ -1410,6 +1423,7 @@ require_mips = true           # DDS/KTX2 must carry their mip chains
 forbid_uncompressed = true    # RGBA8 in VRAM is for UI only (see the rule below)
 multiple_of_4 = true          # BC blocks are 4x4: pad or resize in the DCC, not on the GPU
 max_triangles = 20000         # per mesh; hero props get a LOD chain instead
+forbid_unused = true          # textures no material uses do not ship
 
 # The HUD atlas is drawn 1:1 and stays uncompressed on purpose.
 [[rule]]
@@ -1463,32 +1477,31 @@ texbudget check assets/demo             # exits 1: the planted problems below
 | texture sets | {len(SETS) + 2} PBR sets named `<name>_albedo`, `_normal`, `_orm` (or `_roughness` + `_ao` masks), 512 to 8192 px |
 | containers | KTX2 BC7/BC5 with full mip chains, Zstandard (scheme 2) or ZLIB (scheme 3) supercompressed; KTX2 arrays ({ARRAY_LAYERS} layers); KTX2 UASTC (transcoded to BC7 on desktop); a BC6H sky cubemap (`{SKY[0]}`); DDS BC7/BC5 with mips; PNG, TGA (RLE) and JPEG sources; a Radiance HDR light probe (`{PROBE[0]}`); a UI atlas (`{HUD[0]}`) |
 | engine sidecars | {st["sidecars"][".import"]} Godot 4 `.import` files (`market/awning_*`, `nature/ivy_*`: VRAM compressed, a `process/size_limit` of 1024) and {st["sidecars"][".meta"]} Unity `.meta` files (`market/crate_*`, `market/barrel_*` capped at 512, `props/bench_*`: Standalone overrides to BC7/BC5) |
-| budget | `texbudget.toml`: cards 8/12/16/24 GB, 1080p/1440p/4K, RT off and NVIDIA, ultra, desktop, and the team's `[limits]` |
+| budget | `texbudget.toml`: cards 8/12/16/24 GB, 1080p/1440p/4K, RT off and NVIDIA, ultra and high, desktop, and the team's `[limits]` |
 
 The sky cubemap, the light probe and the HUD atlas are used by the engine (sky, reflections,
 HUD), not by a material of the level, so no glTF material names them.
 
 ## The budget story
 
-Desktop profile, ultra quality, deferred renderer. Textures dominate (about
-{st["texture_vram"] / (1 << 30):.2f} GiB); meshes are a few MiB and the BVH a few more, because the
-triangle count comes from instancing. Render targets grow from about 0.2 GiB at 1080p to about
-1 GiB at 4K with ray tracing. The intended verdicts (run `texbudget scan assets/demo` for the
-numbers of your texbudget version):
+Desktop profile, deferred renderer, two texture presets: ultra and high. Textures dominate
+(about {st["texture_vram"] / (1 << 30):.2f} GiB at ultra, a quarter of that at high, which drops
+the top mip); meshes are a few MiB and the BVH a few more, because the triangle count comes
+from instancing. Render targets grow from about 0.2 GiB at 1080p to about 1 GiB at 4K with ray
+tracing. The intended verdicts (run `texbudget scan assets/demo` for the numbers of your
+texbudget version):
 
 | scenario | 8 GB | 12 GB | 16 GB | 24 GB |
 |---|---|---|---|---|
-| 1080p, RT off | fits | fits | fits | fits |
-| 1440p, RT off | fits | fits | fits | fits |
-| 4K, RT off | tight | fits | fits | fits |
-| 1080p, RT NVIDIA | fits | fits | fits | fits |
-| 1440p, RT NVIDIA | tight | fits | fits | fits |
-| 4K, RT NVIDIA | **over** | fits | fits | fits |
+| ultra, 1080p / 1440p / 4K, RT off | **over** | fits | fits | fits |
+| ultra, 1080p / 1440p, RT NVIDIA | **over** | fits | fits | fits |
+| ultra, 4K, RT NVIDIA | **over** | tight | fits | fits |
+| high, every resolution and RT setting | fits | fits | fits | fits |
 
-The 8 GB card at 4K with ray tracing is over by a couple of hundred MiB; fixing the first
-planted problem alone (the uncompressed clock-tower normal map) saves
-{(vram[CLOCKTOWER[0] + "_normal.ktx2"] - bc5_8k) / mib:.0f} MiB and brings that cell back inside the card (tight); capping a few
-8K sets to 4096 makes it fit.
+So: ultra textures need the 12 GB card, which is tight at 4K with ray tracing; 8 GB cards
+ship the high preset. For every over or tight cell `scan` lists the changes that would make
+it fit (fixing the first planted problem alone, the uncompressed clock-tower normal map,
+saves {(vram[CLOCKTOWER[0] + "_normal.ktx2"] - bc5_8k) / mib:.0f} MiB).
 
 ## Planted problems: what `texbudget check assets/demo` must flag
 
@@ -1498,7 +1511,7 @@ planted problem alone (the uncompressed clock-tower normal map) saves
 | 2 | `textures/{GODOT_LOSSLESS}` (+ `.import`) | Godot `compress/mode=0` (Lossless) with `detect_3d/compress_to=0`: the engine uploads it as RGBA8, {size_of(GODOT_LOSSLESS)} | `forbid_uncompressed` | `compress/mode=2` (VRAM Compressed), normal map: BC5, {awning_bc5 / mib:.2f} MiB |
 | 3 | `textures/{POSTER[0]}` | {POSTER[1]}x{POSTER[2]}: {POSTER[2]} is not a multiple of 4, so BC blocks pad it and some engines refuse it | `multiple_of_4` | resize to 1000x752 or 1024x768 |
 | 4 | `textures/{SIGN_DECAL[0]}` | a {SIGN_DECAL[1]}x{SIGN_DECAL[1]} DDS (legacy DXT1) saved with mipMapCount 1: it shimmers at a distance and costs its full size at every distance | `require_mips` | re-export with mips (+1/3: {chain_bytes("BC1_RGB_UNORM", SIGN_DECAL[1], SIGN_DECAL[1]) / mib:.2f} MiB) |
-| 5 | `textures/{UNUSED.path}_albedo.png`, `_normal.png`, `_orm.png` | no material of `level.gltf` uses them (the cart was cut), yet a tree scan loads them: {old_cart / mib:.2f} MiB for nothing | the unused-texture finding of a glTF-driven scan | delete them, or exclude them in `[scan]` |
+| 5 | `textures/{UNUSED.path}_albedo.png`, `_normal.png`, `_orm.png` | no material of `level.gltf` uses them (the cart was cut), yet a tree scan loads them: {old_cart / mib:.2f} MiB for nothing | `forbid_unused` | delete them, or exclude them in `[scan]` |
 | 6 | `level.gltf#mesh/{fountain}` (`fountain`) | {st["mesh_triangles"]["fountain"]:,} triangles, exported without decimation | `max_triangles = 20000` | decimate, or add LODs |
 
 Not planted, but worth a look in the TUI: every 8K set (the street, the facades, the roofs,

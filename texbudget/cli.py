@@ -290,7 +290,92 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    return _not_built("check")
+    """Quiet on success; one line per failing problem, then one summary line; exit 1."""
+    from texbudget.discover import discover
+    from texbudget.limits import check_limits, total_limits
+    from texbudget.model import Severity
+
+    output = _check_output(args, ("text", "json", "sarif", "markdown"))
+    root, config, explicit = resolve_target(args.paths, args.config, missing_ok=True)
+    only = None
+    if explicit is not None:
+        # Files named on the command line still obey [scan] include/exclude; files a commit
+        # deleted are gone already. The whole tree is read (from the cache) for context: a
+        # texture's role can come from a glTF material elsewhere.
+        only = set(discover(root, config["scan.include"], config["scan.exclude"], explicit).files)
+        if not only:
+            return ExitCode.OK
+    report, _ = load_report(args, [str(root)] if explicit is not None else args.paths)
+    limits = config.sections["limits"]
+    problems = [f for f in report.findings if f.severity is Severity.ERROR
+                and (only is None or f.path.split("#", 1)[0] in only)]
+    problems += check_limits(report, limits, only)
+    if args.total or limits["total"]:
+        from texbudget.budget import budget_findings
+        from texbudget.model import Budget
+
+        budget = Budget(scenarios=report.scenarios, cards=tuple(c.name for c in report.scenarios[0].cards) if report.scenarios else ())
+        problems += [f for f in budget_findings(budget) if f.severity is Severity.ERROR]
+        problems += total_limits(report, limits)
+    problems += _growth_problems(args, report, limits)
+    if output == "text":
+        for p in problems:
+            _write(f"{p.path}: {p.message} [{p.code}]")
+        if problems:
+            files = len({p.path.split("#", 1)[0] for p in problems if p.path != "."})
+            scene = sum(1 for p in problems if p.path == ".")
+            where = f" in {files} file{'s' if files != 1 else ''}" + (f" and {scene} scene-wide" if scene else "")
+            _write(f"texbudget check: {len(problems)} problem{'s' if len(problems) != 1 else ''}{where}")
+    else:
+        _write(_render_check(report, problems, output))
+    return ExitCode.VIOLATIONS if problems else ExitCode.OK
+
+
+def _growth_problems(args: argparse.Namespace, report, limits) -> list:
+    """``--baseline BASE.json --max-growth 5%``: TB028 when the scene grew more than allowed."""
+    max_growth = limits["max_growth"]
+    if args.max_growth is not None:
+        from texbudget.config import _percent
+        from texbudget.errors import ConfigError
+
+        try:
+            max_growth = _percent(args.max_growth, "--max-growth")
+        except ConfigError as exc:
+            raise UsageError(str(exc)) from None
+    if args.baseline is None:
+        if args.max_growth is not None:
+            raise UsageError("--max-growth needs --baseline BASE.json to compare with")
+        return []
+    from texbudget import findings
+    from texbudget.report.diff import growth, load_json_report
+    from texbudget.report.json import report_dict
+
+    base = load_json_report(args.baseline)
+    grew = growth(base, report_dict(report))
+    if max_growth is None or grew <= max_growth:
+        return []
+    return [findings.make(".", "TB028", f"scene grew {grew:+.1%} since {args.baseline} > max_growth {max_growth:.1%}")]
+
+
+def _render_check(report, problems, output: str) -> str:
+    if output == "json":
+        from texbudget.report.json import finding_entry, report_dict
+
+        data = report_dict(report)
+        data["violations"] = [finding_entry(p) for p in problems]
+        return json.dumps(data, indent=2, ensure_ascii=False)
+    if output == "sarif":
+        from texbudget.report import sarif
+
+        return sarif.render(report, extra=problems)
+    lines = ["## texbudget check", ""]
+    if not problems:
+        lines.append("No problems.")
+    else:
+        lines += ["| file | problem | code |", "|---|---|---|"]
+        lines += [f"| `{p.path}` | {p.message} | {p.code} |" for p in problems]
+        lines += ["", f"{len(problems)} problem{'s' if len(problems) != 1 else ''}."]
+    return "\n".join(lines)
 
 
 def cmd_tui(args: argparse.Namespace) -> int:

@@ -141,6 +141,8 @@ SCHEMA: dict[str, dict[str, tuple[Check, Any]]] = {
         "max_triangles": (_int(1, 1 << 40), None),
         "max_total": (_bytes, None),
         "max_growth": (_percent, None),
+        "forbid_unused": (_bool, False),
+        "total": (_bool, False),
     },
     "meshes": {
         "layout": (_list_of(_str()), None),

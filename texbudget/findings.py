@@ -42,6 +42,16 @@ _TABLE: tuple[Code, ...] = (
     Code("TB015", W, "--deep: the pixels could not be decoded (unsupported, corrupt, or above Pillow's decompression-bomb limit); the texture was not inspected.", "Nothing to do, or check the file in an image editor."),
     Code("TB016", I, "--deep: every pixel has the same value; a 1x1 texture (or a material constant) would do.", "Replace the texture by a constant colour in the material."),
     # --- check limits and budgets (TB020–TB039)
+    Code("TB020", E, "[limits] max_bytes: the texture's GPU size (allocated) is over the limit.", "Compress it, cap its size with a [[rule]] max_size, or raise max_bytes."),
+    Code("TB021", E, "[limits] max_size: the texture is larger than the limit on a side.", "Resize the source, or add a [[rule]] with max_size so the engine caps it."),
+    Code("TB022", E, "[limits] forbid_uncompressed: the texture is uncompressed on the GPU (UI textures excepted).", "Let the engine compress it (e.g. Godot VRAM Compressed, Unity Compression on), or store it as BC/ASTC."),
+    Code("TB023", E, "[limits] require_mips: a stored GPU texture (DDS/KTX) holds a single level.", "Re-export it with a full mip chain (texconv -m 0, toktx --genmipmap)."),
+    Code("TB024", E, "[limits] multiple_of_4: a block-compressed texture's size is not a multiple of 4.", "Resize the source to a multiple of 4 (block formats pad it otherwise, and some tools refuse it)."),
+    Code("TB025", E, "[limits] power_of_two: the texture's size is not a power of two.", "Resize the source to a power of two."),
+    Code("TB026", E, "[limits] max_triangles: the mesh has more triangles than the limit.", "Decimate the mesh or add LODs."),
+    Code("TB027", E, "[limits] max_total: the scene's total in its largest scenario is over the limit.", "Apply the fixes `texbudget scan` lists, or raise max_total."),
+    Code("TB029", E, "[limits] forbid_unused: in a glTF-driven scene, no material uses this texture (see TB006).", "Delete it or move it out of the scanned folders; exclude it in [scan] exclude if something else loads it."),
+    Code("TB028", E, "check --baseline: the scene grew more than --max-growth (or [limits] max_growth) since the baseline report.", "Look at `texbudget diff BASE.json HEAD.json`; shrink what grew, or update the baseline."),
     # budget verdicts (TB030–TB039; texbudget/budget.py budget_findings)
     Code("TB030", E, "The scene does not fit in a card's usable VRAM in one scenario (verdict over).", "Apply the listed fixes, or drop the card, resolution or RT setting from [budget]."),
     Code("TB031", W, "The scene fits a card's usable VRAM but inside the headroom (verdict tight).", "Leave room for what the estimate misses: apply a listed fix or raise the card class."),

@@ -261,17 +261,23 @@ def test_scan_counts_textures_meshes_instances_and_triangles(
 
 
 def test_scan_tells_the_budget_story(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fits everywhere on 24 GB, over on 8 GB at 4K with RT, and the matrix shows all three
-    verdicts (assets/demo/README.md, "The budget story")."""
+    """Fits everywhere on 24 GB, over on 8 GB at 4K with RT, tight on 12 GB at 4K with RT at
+    ultra, everything fits at high, and the matrix shows all three verdicts
+    (assets/demo/README.md, "The budget story")."""
     report = _scan_json(capsys, monkeypatch)
-    verdicts: dict[tuple[str, str, str], str] = {}
+    verdicts: dict[tuple[str, str, str, str], str] = {}
     for sc in report["scenarios"]:
         for card in sc["cards"]:
-            verdicts[(sc["resolution"], sc["rt"], card["name"])] = card["verdict"]
-    assert {v for (_, _, name), v in verdicts.items() if name == "24GB"} == {"fits"}
-    assert verdicts[("3840x2160", "nvidia", "8GB")] == "over"
-    assert verdicts[("1920x1080", "off", "8GB")] == "fits"
+            verdicts[(sc["quality"], sc["resolution"], sc["rt"], card["name"])] = card["verdict"]
+    assert len(verdicts) == 2 * 3 * 2 * 4
+    assert {v for key, v in verdicts.items() if key[3] == "24GB"} == {"fits"}
+    assert verdicts[("ultra", "3840x2160", "nvidia", "8GB")] == "over"
+    assert verdicts[("ultra", "3840x2160", "nvidia", "12GB")] == "tight"
+    assert verdicts[("ultra", "1920x1080", "off", "12GB")] == "fits"
+    assert {v for key, v in verdicts.items() if key[0] == "high"} == {"fits"}
     assert set(verdicts.values()) == {"fits", "tight", "over"}
+    fixes = {sc["quality"] + sc["resolution"] + sc["rt"]: sc["fixes"] for sc in report["scenarios"]}
+    assert fixes["ultra3840x2160nvidia"], "the over and tight cells come with fixes"
 
 
 def test_scan_lists_the_unused_textures(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
