@@ -302,7 +302,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         # Files named on the command line still obey [scan] include/exclude; files a commit
         # deleted are gone already. The whole tree is read (from the cache) for context: a
         # texture's role can come from a glTF material elsewhere.
-        only = set(discover(root, config["scan.include"], config["scan.exclude"], explicit).files)
+        from texbudget.readers import SIDECAR_SUFFIXES
+
+        # a changed engine sidecar (`rock.png.import`) re-checks its texture
+        targets = [p.with_suffix("") if p.suffix.lower() in SIDECAR_SUFFIXES else p for p in explicit]
+        only = set(discover(root, config["scan.include"], config["scan.exclude"], [t for t in targets if t.exists()]).files)
         if not only:
             return ExitCode.OK
     report, _ = load_report(args, [str(root)] if explicit is not None else args.paths)

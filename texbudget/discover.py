@@ -40,10 +40,7 @@ from pathlib import Path
 
 from texbudget import findings
 from texbudget.model import Finding
-from texbudget.readers import supported_suffixes
-
-#: Engine sidecar suffixes: read by the policy next to their texture, never reported here.
-SIDECAR_SUFFIXES = (".import", ".meta")
+from texbudget.readers import SIDECAR_SUFFIXES, supported_suffixes
 
 
 @dataclass(frozen=True, slots=True)

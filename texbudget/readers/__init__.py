@@ -116,6 +116,20 @@ def supported_suffixes() -> tuple[str, ...]:
     return tuple(sorted(_BY_SUFFIX))
 
 
+#: Engine sidecars beside a texture: a change to one changes the texture's plan.
+SIDECAR_SUFFIXES = (".import", ".meta")
+
+
+def files_regex(extra: tuple[str, ...] = ()) -> str:
+    """The pre-commit ``files:`` regex: every readable suffix, alone or with a sidecar suffix
+    after it, plus ``extra`` alternatives (e.g. the config file). Case-insensitive."""
+    suffixes = "|".join(s.lstrip(".") for s in supported_suffixes())
+    sidecars = "|".join(s.lstrip(".") for s in SIDECAR_SUFFIXES)
+    alternatives = [rf"\.({suffixes})(\.({sidecars}))?", *extra]
+    body = alternatives[0] if len(alternatives) == 1 else "(" + "|".join(alternatives) + ")"
+    return rf"(?i){body}$"
+
+
 def kind_of(suffix: str) -> str | None:
     entry = _BY_SUFFIX.get(suffix.lower())
     return entry[0] if entry else None
