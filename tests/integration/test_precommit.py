@@ -68,7 +68,7 @@ def test_precommit_refuses_an_oversize_texture(tmp_path):
     _git(work, "init", "-q")
     (work / "texbudget.toml").write_text('[limits]\nmax_bytes = "1 MiB"\n', encoding="utf-8")
     Image.new("RGB", (256, 256), (120, 90, 60)).save(work / "small_albedo.png")  # BC1 with mips: 43,704 B
-    Image.new("RGBA", (2048, 2048), (120, 90, 60, 128)).save(work / "big_albedo.png")  # BC3: 5.33 MiB
+    Image.new("RGBA", (2048, 2048), (120, 90, 60, 128)).save(work / "big_albedo.png")  # BC3: 5,592,432 B, 5.38 MiB allocated
     _git(work, "add", "texbudget.toml", "small_albedo.png")
     cmd = [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "texbudget-files", "--files"]
 
@@ -77,5 +77,5 @@ def test_precommit_refuses_an_oversize_texture(tmp_path):
 
     bad = subprocess.run([*cmd, "big_albedo.png"], cwd=work, env=env, capture_output=True, text=True, timeout=1800)
     assert bad.returncode == 1, bad.stdout + bad.stderr
-    assert "big_albedo.png: 2048x2048 BC3_SRGB, 5.33 MiB > max_bytes 1.00 MiB [TB020]" in bad.stdout
+    assert "big_albedo.png: 2048x2048 BC3_SRGB, 5.38 MiB > max_bytes 1.00 MiB [TB020]" in bad.stdout
     assert "small_albedo.png" not in bad.stdout.replace("big_albedo.png", "")
