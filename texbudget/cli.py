@@ -328,7 +328,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         if problems:
             files = len({p.path.split("#", 1)[0] for p in problems if p.path != "."})
             scene = sum(1 for p in problems if p.path == ".")
-            where = f" in {files} file{'s' if files != 1 else ''}" + (f" and {scene} scene-wide" if scene else "")
+            where = (f" in {files} file{'s' if files != 1 else ''}" if files else "") + (f" ({scene} scene-wide)" if scene else "")
             _write(f"texbudget check: {len(problems)} problem{'s' if len(problems) != 1 else ''}{where}")
     else:
         _write(_render_check(report, problems, output))

@@ -1,0 +1,218 @@
+"""The command line through main([...]): exit codes and exact lines (DESIGN.md §4)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from texbudget.cli import main
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# --- size --------------------------------------------------------------------------------
+
+
+def test_size_bc7_4k_json(capsys):
+    code, out, err = run(capsys, "size", "BC7_SRGB", "4096x4096", "--mips", "--format", "json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["gpu_bytes"] == 22369648
+    assert data["gpu_format"] == "BC7_SRGB"
+    assert data["vk_format"] == "VK_FORMAT_BC7_SRGB_BLOCK"
+    assert data["dxgi_format"] == "DXGI_FORMAT_BC7_UNORM_SRGB"
+    assert len(data["mips"]) == 13
+    assert data["mips"][0] == {"level": 0, "width": 4096, "height": 4096, "depth": 1, "bytes": 16777216}
+    assert data["mips"][-1] == {"level": 12, "width": 1, "height": 1, "depth": 1, "bytes": 16}
+    assert data["allocated_bytes"] == 22413312  # 342 x 64 KiB
+
+
+def test_size_text_table(capsys):
+    code, out, _ = run(capsys, "size", "BC3", "1000x600", "--mips")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "BC3_UNORM 1000x600: 10 levels, 8 bits/px, 4x4 blocks of 16 B"
+    assert lines[2] == "    0    1000     600         600,000"
+    assert lines[-2] == "content           801,488 B  (782.70 KiB)"
+
+
+def test_size_cube_array_and_levels(capsys):
+    code, out, _ = run(capsys, "size", "BC6H", "256x256", "--mips", "--faces", "6", "--layers", "4", "--format", "json")
+    assert code == 0 and json.loads(out)["gpu_bytes"] == 2097792
+    code, out, _ = run(capsys, "size", "RGBA32F", "64x64x64", "--mips", "--format", "json")
+    assert json.loads(out)["gpu_bytes"] == 4793488
+    code, out, _ = run(capsys, "size", "RGBA8", "1920x1080", "--levels", "1", "--format", "json")
+    assert json.loads(out)["gpu_bytes"] == 8294400
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["size", "BC7_SROB", "4x4"], "texbudget: error: unknown format 'BC7_SROB'; did you mean BC7_SRGB"),
+    (["size", "BC7", "0x4"], "texbudget: error: size '0x4': each side must be 1 to 65536"),
+    (["size", "BC7", "4096"], "texbudget: error: size '4096': use WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH"),
+    (["size", "BC7", "100000x4"], "texbudget: error: size '100000x4': each side must be 1 to 65536"),
+    (["size", "BC7", "64x32", "--faces", "6"], "texbudget: error: --faces 6: a cubemap must be square and 2D"),
+    (["size", "BC7", "64x64", "--levels", "9"], "texbudget: error: --levels 9: a 64x64 texture has 1 to 7 levels"),
+    (["size", "BC7", "64x64", "--format", "yaml"], "texbudget: error: --format yaml: allowed values are text, json"),
+    (["size", "UASTC", "64x64"], "texbudget: error: UASTC is transcoded on load"),
+    (["frobnicate"], "texbudget: error: texbudget: argument COMMAND: invalid choice: 'frobnicate'"),
+])
+def test_usage_errors_are_one_line_exit_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(message)
+    assert err.count("\n") == 1
+
+
+def test_formats_lists_every_row(capsys):
+    from texbudget import formats
+
+    code, out, _ = run(capsys, "formats", "--format", "json")
+    rows = json.loads(out)
+    assert code == 0 and len(rows) == len(formats.all_formats())
+    bc7 = next(r for r in rows if r["name"] == "BC7_SRGB")
+    assert (bc7["vk_format"], bc7["dxgi_format"], bc7["gl_internal_format"], bc7["bytes_per_block"]) == (146, 99, 0x8E8D, 16)
+    code, out, _ = run(capsys, "formats")
+    assert out.splitlines()[-1] == f"{len(rows)} formats"
+
+
+def test_cards(capsys):
+    code, out, _ = run(capsys, "cards", "--format", "json")
+    cards = {c["id"]: c for c in json.loads(out)}
+    assert code == 0
+    assert cards["12GB"]["vram_bytes"] == 12 * 2**30
+    assert cards["12GB"]["usable_bytes"] == 12 * 2**30 - (12 * 2**30 * 7 + 99) // 100
+    assert cards["8GB"]["usable_bytes"] == 8 * 2**30 - max(768 * 2**20, (8 * 2**30 * 7 + 99) // 100)
+    assert cards["rtx-4070"]["rt_vendor"] == "nvidia"
+
+
+def test_help_lists_every_subcommand(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    for name in ("scan", "check", "tui", "explain", "diff", "formats", "cards", "size"):
+        assert name in out
+
+
+# --- scan and check on a small tree -------------------------------------------------------
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    (tmp_path / "texbudget.toml").write_text(
+        '[budget]\ncards = ["8GB"]\nresolutions = ["1080p"]\nrt = ["off"]\n\n'
+        '[limits]\nmax_bytes = "4 MiB"\nmultiple_of_4 = true\n', encoding="utf-8")
+    Image.new("RGB", (1024, 1024), (90, 80, 70)).save(tmp_path / "wall_albedo.png")  # BC1: 699,064
+    Image.new("RGBA", (2048, 2048), (90, 80, 70, 100)).save(tmp_path / "flag_albedo.png")  # BC3: 5,592,432
+    Image.new("RGB", (30, 30), (1, 2, 3)).save(tmp_path / "odd_albedo.png")
+    (tmp_path / "broken.dds").write_bytes(b"DDS \x7c\x00\x00\x00")
+    return tmp_path
+
+
+def test_scan_json_every_file_is_a_texture_or_a_finding(capsys, tree):
+    code, out, err = run(capsys, "scan", str(tree), "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["schema"] == 1
+    textures = {t["path"]: t for t in data["textures"]}
+    assert set(textures) == {"wall_albedo.png", "flag_albedo.png", "odd_albedo.png"}
+    assert textures["wall_albedo.png"]["gpu_format"] == "BC1_RGB_SRGB"
+    assert textures["wall_albedo.png"]["gpu_bytes"] == 699064
+    assert textures["flag_albedo.png"]["gpu_format"] == "BC3_SRGB"
+    assert textures["flag_albedo.png"]["gpu_bytes"] == 5592432
+    assert [f["path"] for f in data["findings"]] == ["broken.dds"]
+    assert data["findings"][0]["code"] == "TB042"
+    sc = data["scenarios"][0]
+    assert sc["bytes"]["textures"] == sum(t["allocated_bytes"] for t in data["textures"])
+    assert sc["total_bytes"] == sum(sc["bytes"].values())
+    assert sc["cards"][0]["free_bytes"] == sc["cards"][0]["usable_bytes"] - sc["total_bytes"]
+
+
+def test_scan_text_report(capsys, tree):
+    code, out, _ = run(capsys, "scan", str(tree))
+    assert code == 0
+    assert out.startswith("texbudget: 3 textures, 0 meshes, 1 findings — platform desktop, config texbudget.toml")
+    assert "1920x1080 ultra RT off" in out and "✓" in out
+    assert "TB042 error" in out
+
+
+def test_check_lines_and_exit_1(capsys, tree):
+    code, out, err = run(capsys, "check", str(tree))
+    assert code == 1
+    assert out.splitlines() == [
+        "broken.dds: DDS header truncated: the file has 8 bytes, the header needs 128 [TB042]",
+        "flag_albedo.png: 2048x2048 BC3_SRGB, 5.38 MiB > max_bytes 4.00 MiB [TB020]",
+        "odd_albedo.png: 30x30 is not a multiple of 4 for BC1_RGB_SRGB (multiple_of_4) [TB024]",
+        "texbudget check: 3 problems in 3 files",
+    ]
+
+
+def test_check_explicit_files_only_and_quiet_on_success(capsys, tree, monkeypatch):
+    monkeypatch.chdir(tree)
+    code, out, err = run(capsys, "check", "wall_albedo.png")
+    assert (code, out) == (0, "")
+    code, out, _ = run(capsys, "check", "wall_albedo.png", "flag_albedo.png", "deleted_albedo.png")
+    assert code == 1
+    assert out.splitlines()[-1] == "texbudget check: 1 problem in 1 file"
+
+
+def test_check_total_over_budget(capsys, tree):
+    (tree / "texbudget.toml").write_text('[budget]\ncards = ["4GB"]\nresolutions = ["4k"]\nrt = ["off"]\n', encoding="utf-8")
+    (tree / "broken.dds").unlink()
+    code, out, _ = run(capsys, "check", str(tree))
+    assert (code, out) == (0, "")  # without --total the budget is not judged
+    code, out, _ = run(capsys, "check", str(tree), "--total")
+    assert (code, out) == (0, "")  # 4 GB fits
+    code, out, _ = run(capsys, "check", str(tree), "--total", "--cards", "1GB")  # 256 MiB usable
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].startswith(".: 3840x2160 ultra rt off: over on 1GB by ")
+    assert lines[0].endswith("[TB030]")
+    assert lines[-1] == "texbudget check: 1 problem (1 scene-wide)"
+
+
+def test_scan_missing_path_and_bad_flags(capsys, tmp_path):
+    code, out, err = run(capsys, "scan", str(tmp_path / "nope"))
+    assert code == 2 and err == f"texbudget: error: {tmp_path / 'nope'}: no such file or folder\n"
+    code, _, err = run(capsys, "scan", str(tmp_path), "--quality", "epic")
+    assert code == 2 and "quality 'epic': allowed values are ultra, high, medium, low" in err
+    code, _, err = run(capsys, "scan", str(tmp_path), "--rt", "apple")
+    assert code == 2 and "--rt apple: allowed values are off, nvidia" in err
+    code, _, err = run(capsys, "scan", str(tmp_path), "--resolution", "huge")
+    assert code == 2 and err.startswith("texbudget: error: --resolution: resolution 'huge'")
+    code, _, err = run(capsys, "scan", str(tmp_path), "--cards", "9090")
+    assert code == 2 and "9090" in err
+
+
+def test_bad_config_is_one_line(capsys, tmp_path):
+    (tmp_path / "texbudget.toml").write_text("[budget]\ncard = ['8GB']\n", encoding="utf-8")
+    code, out, err = run(capsys, "scan", str(tmp_path))
+    assert code == 2 and out == ""
+    assert err == f"texbudget: error: {tmp_path / 'texbudget.toml'}: [budget] unknown key 'card'; did you mean 'cards'?\n"
+
+
+def test_internal_error_exit_3(capsys, monkeypatch):
+    import texbudget.cli as cli
+
+    def boom(args):
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(cli, "cmd_formats", boom)
+    code, out, err = run(capsys, "formats")
+    assert code == 3 and "RuntimeError: bug" in err and "Traceback" in err
+
+
+def test_interrupted_exit_130(capsys, monkeypatch):
+    import texbudget.cli as cli
+
+    def stop(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "cmd_formats", stop)
+    code, _, _ = run(capsys, "formats")
+    assert code == 130
