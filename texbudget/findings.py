@@ -32,6 +32,7 @@ _TABLE: tuple[Code, ...] = (
     Code("TB004", W, "A symbolic link loops or leaves the scan root; it was not followed.", "Remove the link or point it inside the scan root."),
     Code("TB005", W, "The file changed or vanished while it was being scanned.", "Scan again once the files are settled."),
     Code("TB006", W, "In a glTF-driven scene, a texture in the tree that no scanned material uses; it still counts in the budget.", "Delete it, move it out of the scanned folders, or exclude it in [scan] exclude if nothing loads it."),
+    Code("TB007", W, "The read cache (.texbudget/cache.sqlite) was corrupt, not texbudget's or of another schema; it was rebuilt (or its bad entries dropped) and the files read again.", "Nothing to do; if it keeps happening, delete the .texbudget folder or run with --no-cache."),
     Code("TB009", E, "texbudget failed on this file (an internal error); the scan went on.", "Please report it with the file attached."),
     # --- texture policy and deep scan (TB010–TB019)
     Code("TB010", W, "A Godot .import or Unity .meta beside the texture could not be read or is not one; the platform profile decided instead.", "Re-import the texture in the engine, or delete the broken sidecar."),
@@ -106,3 +107,11 @@ def make(path: str, code: str, message: str, hint: str | None = None) -> Finding
 
 def table() -> tuple[Code, ...]:
     return tuple(sorted(_TABLE, key=lambda c: c.code))
+
+
+def render_markdown() -> str:
+    """The table for README.md (between the ``findings-table`` markers; a test keeps it equal)."""
+    lines = ["| code | severity | meaning | what to do |", "|---|---|---|---|"]
+    for c in table():
+        lines.append(f"| {c.code} | {c.severity.value} | {c.meaning} | {c.hint} |")
+    return "\n".join(lines)

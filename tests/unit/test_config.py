@@ -111,3 +111,15 @@ def test_pyproject_without_section_is_skipped(tmp_path):
     sub = tmp_path / "sub"
     sub.mkdir()
     assert config.find_config(sub) is None
+
+
+def test_readme_documents_every_key():
+    import re
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    table = re.search(r"<!-- config-table -->\n(.*?)<!-- /config-table -->", readme, re.S).group(1)
+    documented = set(re.findall(r"^\| `\[(\w+)\] (\w+)`", table, re.M))
+    schema = {(s, k) for s, keys in config.SCHEMA.items() for k in keys}
+    assert documented == schema
+    for array in config.ARRAYS:
+        assert f"| `[[{array}]]`" in table

@@ -90,7 +90,7 @@ def fixes_section(scenarios: Sequence[ScenarioResult]) -> list[str]:
             saved = sum(f.saves_bytes for f in fixes)
             lines.append(f"{scenario_label(s)} on {card.name} ({card.verdict}, {human_bytes(card.free_bytes, signed=True)} free):")
             for f in fixes:
-                where = f" {f.path}" if f.path else ""
+                where = f" {f.path}" if f.path and f.path not in f.action else ""
                 lines.append(f"  - {f.action}{where}: saves {human_bytes(f.saves_bytes)}")
             fits = card.free_bytes + saved >= card.headroom_bytes
             lines.append(f"    together: {human_bytes(saved)}{' — enough to fit' if fits else ' — not enough on its own'}")
