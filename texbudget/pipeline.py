@@ -239,7 +239,7 @@ def build_settings(
         if q not in policy.QUALITY_TIERS:
             raise bad(quality, f"quality {q!r}: allowed values are {', '.join(policy.QUALITY_TIERS)}")
     psettings = policy.PolicySettings(platform=plat, quality=qualities[0], high_quality=config["budget.high_quality"])
-    rules = policy.parse_rules(list(config.rules), label) if config.rules else ()
+    rules = policy.parse_rules(list(config.rules), config.label) if config.rules else ()
     overrides = {
         "platform": plat,
         "quality": qualities,
