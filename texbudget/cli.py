@@ -162,10 +162,6 @@ def cmd_formats(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def _not_built(name: str) -> int:
-    raise UsageError(f"`texbudget {name}` is not built yet in this version")
-
-
 def cmd_cards(args: argparse.Namespace) -> int:
     from texbudget import budget
     from texbudget.report.sizes import cards_json, cards_text
@@ -243,7 +239,7 @@ def _progress():
 
 
 def load_report(args: argparse.Namespace, paths: Sequence[str], *, missing_ok: bool = False):
-    """The pipeline for one command: resolve, read, evaluate."""
+    """The pipeline for one command: resolve, read, evaluate. Returns (report, config, scan)."""
     from texbudget.pipeline import evaluate
     from texbudget.scan import read_scene
 
@@ -257,7 +253,7 @@ def load_report(args: argparse.Namespace, paths: Sequence[str], *, missing_ok: b
         from texbudget.pipeline import deep_findings
 
         report = replace(report, findings=report.findings + deep_findings(report))
-    return report, config
+    return report, config, scan
 
 
 def _render(report, output: str) -> str:
@@ -284,7 +280,7 @@ def _render(report, output: str) -> str:
 
 def cmd_scan(args: argparse.Namespace) -> int:
     output = _check_output(args, OUTPUT_FORMATS)
-    report, _ = load_report(args, args.paths)
+    report, _, _ = load_report(args, args.paths)
     _write(_render(report, output))
     return ExitCode.OK
 
@@ -309,7 +305,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         only = set(discover(root, config["scan.include"], config["scan.exclude"], [t for t in targets if t.exists()]).files)
         if not only:
             return ExitCode.OK
-    report, _ = load_report(args, [str(root)] if explicit is not None else args.paths)
+    report, _, _ = load_report(args, [str(root)] if explicit is not None else args.paths)
     limits = config.sections["limits"]
     problems = [f for f in report.findings if f.severity is Severity.ERROR
                 and (only is None or f.path.split("#", 1)[0] in only)]
@@ -387,11 +383,30 @@ def cmd_tui(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    return _not_built("explain")
+    """One asset in depth. The whole scan root is read (from the cache), so the decision is
+    the one `scan` makes: a texture's role can come from a glTF material elsewhere."""
+    from pathlib import Path
+
+    from texbudget.report import explain
+
+    output = _check_output(args, ("text", "json"))
+    target = Path(args.file.split("#", 1)[0])
+    if not target.exists():
+        raise UsageError(f"{args.file}: no such file")
+    root, _, _ = resolve_target([str(target)], args.config)
+    report, _, scan = load_report(args, [str(root)])
+    rel = target.resolve().relative_to(root).as_posix() + ("#" + args.file.split("#", 1)[1] if "#" in args.file else "")
+    render = explain.render_json if output == "json" else explain.render
+    _write(render(report, rel, engines=scan.engine))
+    return ExitCode.OK
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    return _not_built("diff")
+    from texbudget.report.diff import diff, load_json_report, render_markdown
+
+    base, head = load_json_report(args.base), load_json_report(args.head)
+    _write(render_markdown(diff(base, head, base_name=args.base, head_name=args.head)))
+    return ExitCode.OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:

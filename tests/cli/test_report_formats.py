@@ -1,0 +1,447 @@
+"""Golden outputs of ``texbudget scan --format json|csv|markdown|sarif`` for one small,
+fixed scene (``build_scene``), and the SARIF structure checked against the key parts of
+the SARIF 2.1.0 schema.
+
+To rewrite the golden files after an intended change of output, run
+``REGENERATE=1 pytest tests/cli/test_report_formats.py`` and review the diff of
+``tests/cli/golden/`` before committing it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.readers import factories as fx
+from tests.readers.gltf_factories import GltfBuilder
+from texbudget.cli import main
+
+GOLDEN = Path(__file__).parent / "golden"
+REGENERATE = os.environ.get("REGENERATE") == "1"
+
+CONFIG = """\
+[budget]
+cards = ["1GB", "8GB"]
+resolutions = ["1080p", "4k"]
+rt = ["off", "nvidia"]
+quality = ["ultra"]
+platform = "desktop"
+"""
+
+GODOT_IMPORT = """\
+[remap]
+
+importer="texture"
+type="CompressedTexture2D"
+
+[deps]
+
+source_file="res://textures/crate_albedo.png"
+
+[params]
+
+compress/mode=2
+compress/high_quality=false
+compress/normal_map=0
+mipmaps/generate=true
+process/size_limit=0
+detect_3d/compress_to=1
+"""
+
+
+def build_scene(base: Path) -> Path:
+    """A small scene, the same bytes every time: a BC7 KTX2 no material uses (TB006), a PNG
+    with a Godot .import that a glTF material uses, a UI PNG, a glTF with one mesh placed
+    twice, and an empty DDS (TB040)."""
+    root = base / "scene"
+    fx.write(root, "texbudget.toml", CONFIG.encode())
+    fx.write(root, "textures/rock_albedo.ktx2",
+             fx.ktx2_bytes(256, 256, vk_format=146, levels=9, dfd=fx.dfd_bytes(transfer=2)))
+    fx.write(root, "textures/crate_albedo.png", fx.png_bytes(64, 64, color_type=6))
+    fx.write(root, "textures/crate_albedo.png.import", GODOT_IMPORT.encode())
+    fx.write(root, "ui/icon.png", fx.png_bytes(32, 32, color_type=2))
+    fx.write(root, "broken.dds", b"")
+    b = GltfBuilder()
+    pos = b.add_accessor([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0], 5126, "VEC3",
+                         min=[0.0, 0.0, 0.0], max=[1.0, 1.0, 0.0])
+    nrm = b.vec(4, "VEC3")
+    idx = b.indices([0, 1, 2, 0, 2, 3])
+    b.add_image_uri("textures/crate_albedo.png")
+    b.add_texture(0)
+    b.add_material(name="crate", pbrMetallicRoughness={"baseColorTexture": {"index": 0}})
+    b.add_mesh([{"attributes": {"POSITION": pos, "NORMAL": nrm}, "indices": idx, "material": 0}], "crate")
+    n0 = b.add_node(mesh=0, name="crate_a")
+    n1 = b.add_node(mesh=0, name="crate_b", translation=[2.0, 0.0, 0.0])
+    b.add_scene([n0, n1])
+    b.write_gltf(root / "scene.gltf")
+    return root
+
+
+@pytest.fixture
+def scene(tmp_path: Path) -> Path:
+    return build_scene(tmp_path)
+
+
+def scan(capsys: pytest.CaptureFixture[str], root: Path, fmt: str) -> str:
+    code = main(["scan", str(root), "--format", fmt, "--no-cache", "--jobs", "1"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return out
+
+
+def golden(name: str, text: str) -> None:
+    """Compare ``text`` with ``golden/<name>``; with REGENERATE=1, rewrite the file instead."""
+    path = GOLDEN / name
+    if REGENERATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text.encode("utf-8"))
+        return
+    assert path.exists(), f"{path} is missing; run REGENERATE=1 pytest {__file__}"
+    assert text == path.read_bytes().decode("utf-8")
+
+
+# --- JSON (schema 1) ---------------------------------------------------------------------------
+
+DESIGN_TEXTURE_KEYS = {
+    "path", "container", "width", "height", "depth", "layers", "faces", "stored_levels", "stored_format",
+    "vk_format", "gpu_format", "dxgi_format", "role", "decided_by", "mips", "gpu_bytes", "allocated_bytes",
+    "disk_bytes", "used_by",
+}
+DESIGN_MESH_KEYS = {
+    "path", "name", "primitives", "vertices", "indices", "triangles", "vertex_bytes", "index_bytes",
+    "morph_bytes", "skinned", "engine_vertex_bytes", "instances", "blas",
+}
+
+
+def test_json_golden(scene: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = scan(capsys, scene, "json")
+    golden("scene.json", out)
+    data = json.loads(out)
+    assert data["schema"] == 1
+    assert {"schema", "tool", "settings", "textures", "meshes", "findings", "scenarios"} <= set(data)
+    for t in data["textures"]:
+        assert set(t) >= DESIGN_TEXTURE_KEYS
+    for m in data["meshes"]:
+        assert set(m) >= DESIGN_MESH_KEYS
+
+
+def test_json_numbers(scene: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The pinned numbers, computed here from the block formula."""
+    data = json.loads(scan(capsys, scene, "json"))
+    tex = {t["path"]: t for t in data["textures"]}
+    # BC7 256x256, 9 stored levels: 16-byte 4x4 blocks, at least one block per level
+    assert tex["textures/rock_albedo.ktx2"]["gpu_bytes"] == fx.chain_bytes(256, 256, levels=9, block=(4, 4, 16)) == 87408
+    assert tex["textures/rock_albedo.ktx2"]["allocated_bytes"] == 22 * 4096  # 4 KiB small-resource alignment
+    # Godot VRAM compressed, RGBA source -> BC3 (16-byte blocks), mips generated: 7 levels
+    assert tex["textures/crate_albedo.png"]["gpu_bytes"] == fx.chain_bytes(64, 64, levels=7, block=(4, 4, 16)) == 5488
+    assert tex["textures/crate_albedo.png"]["allocated_bytes"] == 2 * 4096
+    # UI: RGBA8 without mips, 32x32x4
+    assert tex["ui/icon.png"]["gpu_bytes"] == 32 * 32 * 4 == 4096
+    (mesh,) = data["meshes"]
+    assert (mesh["vertex_bytes"], mesh["index_bytes"], mesh["instances"]) == (4 * 12 + 4 * 12, 6 * 2, 2)
+    assert [f["code"] for f in data["findings"]] == ["TB040", "TB006"]
+
+
+# --- CSV ---------------------------------------------------------------------------------------
+
+
+def test_csv_golden(scene: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import csv as csv_mod
+    import io
+
+    from texbudget.report.csv import COLUMNS
+
+    out = scan(capsys, scene, "csv")
+    golden("scene.csv", out)
+    assert out.endswith("\r\n")
+    rows = list(csv_mod.reader(io.StringIO(out, newline="")))
+    assert tuple(rows[0]) == COLUMNS
+    by_path = {r[1]: dict(zip(COLUMNS, r, strict=True)) for r in rows[1:]}
+    assert list(by_path) == ["textures/crate_albedo.png", "textures/rock_albedo.ktx2", "ui/icon.png", "scene.gltf#mesh/0"]
+    crate = by_path["textures/crate_albedo.png"]
+    assert (crate["kind"], crate["width"], crate["levels"], crate["stored_format"], crate["gpu_format"]) == ("texture", "64", "7", "", "BC3_SRGB")
+    assert (crate["gpu_bytes"], crate["allocated_bytes"], crate["triangles"]) == ("5488", "8192", "")
+    total = 8192 + 90112 + 4096 + 108
+    assert crate["share_pct"] == f"{100 * 8192 / total:.2f}" == "7.99"
+    mesh = by_path["scene.gltf#mesh/0"]
+    assert (mesh["kind"], mesh["gpu_format"], mesh["triangles"], mesh["instances"], mesh["buffer_bytes"]) == ("mesh", "", "2", "2", "108")
+    assert mesh["blas_bytes"] == "512"  # nvidia: 256 + 26 B/tri, aligned to 256 (an estimate)
+
+
+def test_csv_quotes_per_rfc4180(scene: Path) -> None:
+    """A field holding a comma, a quote and a line break survives a round trip."""
+    import csv as csv_mod
+    import io
+    from dataclasses import replace
+
+    from texbudget.report import csv as csv_report
+
+    report = _report(scene)
+    tricky = 'rule "a, b"\nsecond line'
+    row = report.textures[0]
+    report = replace(report, textures=(replace(row, plan=replace(row.plan, decided_by=tricky)), *report.textures[1:]))
+    text = csv_report.render(report)
+    assert '"rule ""a, b""\nsecond line"' in text
+    parsed = list(csv_mod.reader(io.StringIO(text, newline="")))
+    assert parsed[1][csv_report.COLUMNS.index("decided_by")] == tricky
+
+
+def _report(root: Path):
+    from texbudget import config, pipeline
+    from texbudget.scan import read_scene
+
+    cfg = config.load(root / "texbudget.toml")
+    return pipeline.evaluate(read_scene(root, cfg, jobs=1), pipeline.build_settings(cfg))
+
+
+# --- Markdown ----------------------------------------------------------------------------------
+
+
+def _tables(text: str) -> list[list[str]]:
+    tables, current = [], []
+    for line in text.splitlines():
+        if line.startswith("|"):
+            current.append(line)
+        elif current:
+            tables.append(current)
+            current = []
+    if current:
+        tables.append(current)
+    return tables
+
+
+def _cells(line: str) -> int:
+    import re
+
+    return len(re.split(r"(?<!\\)\|", line.strip())) - 2
+
+
+def test_markdown_golden(scene: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = scan(capsys, scene, "markdown")
+    golden("scene.md", out)
+    lines = out.splitlines()
+    assert lines[0] == "## texbudget: scene over on some cards ✗"
+    assert "| 3840x2160 ultra RT nvidia | 1.0 / 0.2 GiB ✗ | 1.0 / 7.2 GiB ✓ |" in lines
+    assert "| 1920x1080 ultra RT off | 0.2 / 0.2 GiB ✓ | 0.2 / 7.2 GiB ✓ |" in lines
+    assert "| 1 | `textures/rock_albedo.ktx2` | 88.00 KiB | 87.9 % | 256x256 | `BC7_SRGB` | stored format BC7_SRGB |" in lines
+    assert "- **3840x2160 ultra RT off on 1GB**: over ✗, -397.36 MiB free" in lines
+    # every table is well formed: the same number of cells in every row as in the header
+    tables = _tables(out)
+    assert len(tables) == 4
+    for table in tables:
+        assert {_cells(r) for r in table} == {_cells(table[0])}
+
+
+def test_markdown_escapes_pipes(scene: Path) -> None:
+    from dataclasses import replace
+
+    from texbudget.report import markdown
+
+    report = _report(scene)
+    row = report.textures[1]
+    report = replace(report, textures=(report.textures[0], replace(row, plan=replace(row.plan, decided_by="a | b")), *report.textures[2:]))
+    text = markdown.render(report)
+    assert "a \\| b" in text
+    for table in _tables(text):
+        assert {_cells(r) for r in table} == {_cells(table[0])}
+
+
+# --- SARIF -------------------------------------------------------------------------------------
+
+# The key parts of the SARIF 2.1.0 schema (OASIS, sarif-schema-2.1.0.json), transcribed: for
+# every object texbudget writes, its allowed properties (additionalProperties: false), the
+# required ones, and the types and enums of those it uses.
+_LEVEL = {"enum": ["none", "note", "warning", "error"]}
+_MSG = {"$ref": "multiformatMessageString"}
+SARIF_SCHEMA: dict[str, dict] = {
+    "sarifLog": {
+        "required": ["version", "runs"],
+        "properties": {"$schema": {"type": "string", "format": "uri"}, "version": {"enum": ["2.1.0"]},
+                       "runs": {"type": "array", "items": {"$ref": "run"}},
+                       "inlineExternalProperties": {}, "properties": {}},
+    },
+    "run": {
+        "required": ["tool"],
+        "properties": {
+            "tool": {"$ref": "tool"}, "results": {"type": "array", "items": {"$ref": "result"}},
+            "columnKind": {"enum": ["utf16CodeUnits", "unicodeCodePoints"]},
+            **{k: {} for k in ("invocations", "conversion", "language", "versionControlProvenance",
+                               "originalUriBaseIds", "artifacts", "logicalLocations", "graphs",
+                               "automationDetails", "runAggregates", "baselineGuid", "redactionTokens",
+                               "defaultEncoding", "defaultSourceLanguage", "newlineSequences",
+                               "externalPropertyFileReferences", "threadFlowLocations", "taxonomies",
+                               "addresses", "translations", "policies", "webRequests", "webResponses",
+                               "specialLocations", "properties")},
+        },
+    },
+    "tool": {"required": ["driver"], "properties": {"driver": {"$ref": "toolComponent"}, "extensions": {}, "properties": {}}},
+    "toolComponent": {
+        "required": ["name"],
+        "properties": {
+            "name": {"type": "string"}, "version": {"type": "string"},
+            "informationUri": {"type": "string", "format": "uri"},
+            "rules": {"type": "array", "items": {"$ref": "reportingDescriptor"}, "uniqueItems": True},
+            **{k: {} for k in ("guid", "organization", "product", "productSuite", "shortDescription",
+                               "fullDescription", "fullName", "semanticVersion", "dottedQuadFileVersion",
+                               "releaseDateUtc", "downloadUri", "globalMessageStrings", "notifications",
+                               "taxa", "locations", "language", "contents", "isComprehensive",
+                               "localizedDataSemanticVersion", "minimumRequiredLocalizedDataSemanticVersion",
+                               "associatedComponent", "translationMetadata", "supportedTaxonomies", "properties")},
+        },
+    },
+    "reportingDescriptor": {
+        "required": ["id"],
+        "properties": {
+            "id": {"type": "string"}, "name": {"type": "string"}, "shortDescription": _MSG,
+            "fullDescription": _MSG, "help": _MSG, "helpUri": {"type": "string", "format": "uri"},
+            "defaultConfiguration": {"$ref": "reportingConfiguration"},
+            **{k: {} for k in ("deprecatedIds", "guid", "deprecatedGuids", "deprecatedNames", "messageStrings",
+                               "relationships", "properties")},
+        },
+    },
+    "reportingConfiguration": {"required": [], "properties": {"enabled": {"type": "boolean"}, "level": _LEVEL,
+                                                              "rank": {}, "parameters": {}, "properties": {}}},
+    "multiformatMessageString": {"required": ["text"], "properties": {"text": {"type": "string"}, "markdown": {"type": "string"}, "properties": {}}},
+    "message": {"anyOf": [["text"], ["id"]], "required": [],
+                "properties": {"text": {"type": "string"}, "markdown": {"type": "string"}, "id": {"type": "string"},
+                               "arguments": {}, "properties": {}}},
+    "result": {
+        "required": ["message"],
+        "properties": {
+            "ruleId": {"type": "string"}, "ruleIndex": {"type": "integer", "minimum": -1}, "level": _LEVEL,
+            "message": {"$ref": "message"}, "locations": {"type": "array", "items": {"$ref": "location"}},
+            "properties": {"type": "object"},
+            **{k: {} for k in ("rule", "kind", "analysisTarget", "guid", "correlationGuid", "occurrenceCount",
+                               "partialFingerprints", "fingerprints", "stacks", "codeFlows", "graphs",
+                               "graphTraversals", "relatedLocations", "suppressions", "baselineState", "rank",
+                               "attachments", "hostedViewerUri", "workItemUris", "provenance", "fixes", "taxa",
+                               "webRequest", "webResponse")},
+        },
+    },
+    "location": {"required": [], "properties": {"physicalLocation": {"$ref": "physicalLocation"},
+                                                **{k: {} for k in ("id", "logicalLocations", "message", "annotations", "relationships", "properties")}}},
+    "physicalLocation": {"anyOf": [["address"], ["artifactLocation"]], "required": [],
+                         "properties": {"artifactLocation": {"$ref": "artifactLocation"},
+                                        **{k: {} for k in ("address", "region", "contextRegion", "properties")}}},
+    "artifactLocation": {"required": [], "properties": {"uri": {"type": "string", "format": "uri-reference"},
+                                                        "uriBaseId": {"type": "string"},
+                                                        **{k: {} for k in ("index", "description", "properties")}}},
+}
+_TYPES = {"string": str, "array": list, "object": dict, "boolean": bool, "integer": int}
+
+
+def _check_uri(value: str, fmt: str, where: str) -> None:
+    import re
+    from urllib.parse import urlsplit
+
+    assert not re.search(r"[\s\"<>\\^`{|}#]", value.split("#", 1)[0] if fmt == "uri" else value), f"{where}: {value!r} is no {fmt}"
+    if fmt == "uri":
+        assert urlsplit(value).scheme in ("http", "https"), f"{where}: {value!r} is not absolute"
+
+
+def validate(value: object, definition: str, where: str = "$") -> None:
+    """Check ``value`` against SARIF_SCHEMA[definition] (types, required, enums, no unknown
+    properties, anyOf-required), recursively."""
+    spec = SARIF_SCHEMA[definition]
+    assert isinstance(value, dict), f"{where}: {definition} must be an object"
+    unknown = set(value) - set(spec["properties"])
+    assert not unknown, f"{where}: {definition} does not allow {sorted(unknown)}"
+    for key in spec["required"]:
+        assert key in value, f"{where}: {definition} requires {key!r}"
+    if "anyOf" in spec:
+        assert any(all(k in value for k in group) for group in spec["anyOf"]), f"{where}: {definition} needs one of {spec['anyOf']}"
+    for key, v in value.items():
+        _check_property(v, spec["properties"][key], f"{where}.{key}")
+
+
+def _check_property(v: object, prop: dict, where: str) -> None:
+    if "$ref" in prop:
+        validate(v, prop["$ref"], where)
+        return
+    if "enum" in prop:
+        assert v in prop["enum"], f"{where}: {v!r} not in {prop['enum']}"
+    if "type" in prop:
+        assert isinstance(v, _TYPES[prop["type"]]) and not (prop["type"] == "integer" and isinstance(v, bool)), f"{where}: not {prop['type']}"
+    if "minimum" in prop:
+        assert v >= prop["minimum"], where
+    if "format" in prop:
+        _check_uri(v, prop["format"], where)
+    if "items" in prop:
+        for i, item in enumerate(v):
+            _check_property(item, prop["items"], f"{where}[{i}]")
+    if prop.get("uniqueItems"):
+        assert len({json.dumps(x, sort_keys=True) for x in v}) == len(v), f"{where}: items not unique"
+
+
+def test_sarif_golden_and_schema(scene: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from texbudget import findings
+
+    out = scan(capsys, scene, "sarif")
+    golden("scene.sarif.json", out)
+    data = json.loads(out)
+    validate(data, "sarifLog")
+    assert data["version"] == "2.1.0" and data["$schema"].startswith("https://")
+    (run,) = data["runs"]
+    driver = run["tool"]["driver"]
+    assert (driver["name"], driver["version"]) == ("texbudget", "0.1.0")
+    assert [r["id"] for r in driver["rules"]] == ["TB006", "TB040"]
+    for r in driver["rules"]:
+        code = findings.CODES[r["id"]]
+        assert r["shortDescription"]["text"] == code.meaning
+        assert r["help"]["text"] == code.hint
+    results = [(r["ruleId"], r["ruleIndex"], r["level"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"])
+               for r in run["results"]]
+    assert results == [("TB040", 1, "error", "broken.dds"), ("TB006", 0, "warning", "textures/rock_albedo.ktx2")]
+    assert run["results"][0]["message"]["text"] == "the file is empty (0 bytes)"
+
+
+def test_sarif_fragments_levels_and_extra(scene: Path) -> None:
+    """``file.gltf#mesh/0`` is located at the file, its fragment starts the message; info is a
+    note; a path with a space is percent-encoded; a scene-wide finding is located at the
+    config file (GitHub code scanning needs a location on every result)."""
+    from texbudget import findings
+    from texbudget.report import sarif
+
+    report = _report(scene)
+    extra = [
+        findings.make("scene.gltf#mesh/0", "TB084", "no node uses this mesh"),
+        findings.make("my textures/a b.png", "TB003", "a JPEG saved as .png"),
+        findings.make(".", "TB030", "over on 1GB at 3840x2160"),
+    ]
+    data = json.loads(sarif.render(report, extra))
+    validate(data, "sarifLog")
+    run = data["runs"][0]
+    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == ["TB003", "TB006", "TB030", "TB040", "TB084"]
+    by_rule = {r["ruleId"]: r for r in run["results"]}
+    mesh = by_rule["TB084"]
+    assert mesh["level"] == "note"
+    assert mesh["message"]["text"] == "mesh/0: no node uses this mesh"
+    assert mesh["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "scene.gltf", "uriBaseId": "%SRCROOT%"}
+    assert mesh["ruleIndex"] == 4
+    assert by_rule["TB003"]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "my%20textures/a%20b.png"
+    assert by_rule["TB030"]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "texbudget.toml"
+    assert by_rule["TB030"]["level"] == "error"
+    # without a config file a scene-wide finding has no location
+    (scene / "texbudget.toml").unlink()
+    data = json.loads(sarif.render(report, extra))
+    by_rule = {r["ruleId"]: r for r in data["runs"][0]["results"]}
+    assert "locations" not in by_rule["TB030"]
+
+
+def test_sarif_validator_rejects_bad_documents() -> None:
+    """The transcribed schema is not vacuous: it catches a wrong level, a missing message and
+    an unknown property."""
+    good = {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "t"}}, "results": [{"message": {"text": "m"}, "level": "warning"}]}]}
+    validate(good, "sarifLog")
+    for bad in (
+        {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "t"}}, "results": [{"message": {"text": "m"}, "level": "info"}]}]},
+        {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "t"}}, "results": [{"level": "note"}]}]},
+        {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "t", "colour": 1}}}]},
+        {"version": "2.0.0", "runs": []},
+        {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "t"}}, "results": [{"message": {}}]}]},
+    ):
+        with pytest.raises(AssertionError):
+            validate(bad, "sarifLog")

@@ -1,0 +1,77 @@
+"""The CSV report (``--format csv``): one row per asset, textures then meshes, in the
+report's order, for spreadsheets and scripts.
+
+Columns are fixed (``COLUMNS``) and only ever appended to. RFC 4180: comma separated, CRLF
+line ends, fields quoted by the ``csv`` module when they hold a comma, quote or line break.
+Empty cells mean "does not apply" (a mesh has no pixel format, a texture no triangles).
+
+- ``width``…``faces``, ``stored_format``, ``disk_bytes``: what the file says.
+- ``levels``: mip levels resident on the GPU (after the cap and the quality tier's drop).
+- ``gpu_bytes`` content bytes; ``allocated_bytes`` after the allocation model (textures).
+- ``share_pct``: the asset's share, in percent with two decimals, of the sum over all rows
+  of what the budget counts for them (allocated bytes for textures, ``buffer_bytes`` for
+  meshes); acceleration structures and render targets are not in the sum.
+- ``buffer_bytes``: a mesh's vertex + index + morph bytes as the budget counts them;
+  ``blas_bytes``: its resident BLAS for the first RT profile of the scan (an estimate),
+  empty when RT is off.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from texbudget.pipeline import MeshRow, Report, TextureRow
+
+COLUMNS: tuple[str, ...] = (
+    "kind", "path", "width", "height", "depth", "layers", "faces", "levels",
+    "stored_format", "gpu_format", "role", "decided_by", "gpu_bytes", "allocated_bytes",
+    "disk_bytes", "share_pct", "triangles", "instances", "buffer_bytes", "blas_bytes",
+)
+
+
+def counted_bytes(row: TextureRow | MeshRow) -> int:
+    """What the budget counts for one asset: allocated bytes or mesh buffer bytes."""
+    if isinstance(row, TextureRow):
+        return row.cost.allocated_bytes
+    return row.cost.buffer_bytes
+
+
+def _share(n: int, total: int) -> str:
+    return f"{100 * n / total:.2f}" if total else "0.00"
+
+
+def texture_row(row: TextureRow, total: int) -> dict[str, object]:
+    f, p, c = row.facts, row.plan, row.cost
+    return {
+        "kind": "texture", "path": f.path, "width": f.width, "height": f.height, "depth": f.depth,
+        "layers": f.layers, "faces": f.faces, "levels": len(c.mips),
+        "stored_format": f.stored_format or f.transcodable or "", "gpu_format": p.gpu_format,
+        "role": p.role, "decided_by": p.decided_by, "gpu_bytes": c.gpu_bytes,
+        "allocated_bytes": c.allocated_bytes, "disk_bytes": f.disk_bytes,
+        "share_pct": _share(c.allocated_bytes, total),
+    }
+
+
+def mesh_row(row: MeshRow, total: int) -> dict[str, object]:
+    m, c = row.facts, row.cost
+    return {
+        "kind": "mesh", "path": m.path, "share_pct": _share(c.buffer_bytes, total),
+        "decided_by": c.basis, "triangles": m.triangles, "instances": c.instances,
+        "buffer_bytes": c.buffer_bytes, "blas_bytes": "" if row.blas is None else row.blas.resident_bytes,
+    }
+
+
+def rows(report: Report) -> list[dict[str, object]]:
+    total = sum(counted_bytes(r) for r in report.textures) + sum(counted_bytes(r) for r in report.meshes)
+    out = [texture_row(t, total) for t in report.textures]
+    out += [mesh_row(m, total) for m in report.meshes]
+    return out
+
+
+def render(report: Report) -> str:
+    buf = io.StringIO(newline="")
+    writer = csv.DictWriter(buf, fieldnames=COLUMNS, restval="", lineterminator="\r\n")
+    writer.writeheader()
+    writer.writerows(rows(report))
+    return buf.getvalue()
