@@ -379,7 +379,14 @@ def _render_check(report, problems, output: str) -> str:
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
-    return _not_built("tui")
+    """The Textual app; the only command that imports Textual."""
+    if not sys.stdout.isatty() and "TEXBUDGET_TUI_FORCE" not in os.environ:
+        raise UsageError("`texbudget tui` needs a terminal; use `texbudget scan` for a report")
+    root, config, explicit = resolve_target(args.paths, args.config)
+    settings = _settings(args, config)
+    from texbudget.tui.app import run
+
+    return run(root, config, settings, explicit)
 
 
 def cmd_explain(args: argparse.Namespace) -> int:

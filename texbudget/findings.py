@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from texbudget.model import Finding, Severity
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +27,7 @@ class Code:
 _TABLE: tuple[Code, ...] = (
     # --- discovery and general (TB001–TB009)
     Code("TB001", E, "The file or folder could not be read (permission, I/O error).", "Check the file's permissions, or exclude it in [scan] exclude."),
-    Code("TB002", I, "Not a file type texbudget reads.", "Nothing to do; exclude it in [scan] exclude to silence this."),
+    Code("TB002", INFO, "Not a file type texbudget reads.", "Nothing to do; exclude it in [scan] exclude to silence this."),
     Code("TB003", W, "The file's content does not match its suffix (e.g. a JPEG saved as .png); it was read as what it is.", "Rename the file to its real type, or re-export it."),
     Code("TB004", W, "A symbolic link loops or leaves the scan root; it was not followed.", "Remove the link or point it inside the scan root."),
     Code("TB005", W, "The file changed or vanished while it was being scanned.", "Scan again once the files are settled."),
@@ -36,12 +36,12 @@ _TABLE: tuple[Code, ...] = (
     Code("TB009", E, "texbudget failed on this file (an internal error); the scan went on.", "Please report it with the file attached."),
     # --- texture policy and deep scan (TB010–TB019)
     Code("TB010", W, "A Godot .import or Unity .meta beside the texture could not be read or is not one; the platform profile decided instead.", "Re-import the texture in the engine, or delete the broken sidecar."),
-    Code("TB011", I, "The engine sidecar uses an importer texbudget does not model (a Godot 3 .import, a Unity importer other than TextureImporter); the platform profile decided.", "Nothing to do, or add a [[rule]] that states the format."),
+    Code("TB011", INFO, "The engine sidecar uses an importer texbudget does not model (a Godot 3 .import, a Unity importer other than TextureImporter); the platform profile decided.", "Nothing to do, or add a [[rule]] that states the format."),
     Code("TB012", W, "An engine import setting has a value texbudget does not understand; the engine's default or the platform profile decided that part.", "Check the value in the engine, or add a [[rule]] that states the format."),
-    Code("TB013", I, "--deep: the alpha channel is fully opaque; a format without alpha would be cheaper.", "Export without alpha, or set the engine's alpha source to None."),
-    Code("TB014", I, "--deep: the colour image is really greyscale; a one-channel format would be cheaper.", "Export it as a greyscale image, or pack it into a channel of a mask."),
+    Code("TB013", INFO, "--deep: the alpha channel is fully opaque; a format without alpha would be cheaper.", "Export without alpha, or set the engine's alpha source to None."),
+    Code("TB014", INFO, "--deep: the colour image is really greyscale; a one-channel format would be cheaper.", "Export it as a greyscale image, or pack it into a channel of a mask."),
     Code("TB015", W, "--deep: the pixels could not be decoded (unsupported, corrupt, or above Pillow's decompression-bomb limit); the texture was not inspected.", "Nothing to do, or check the file in an image editor."),
-    Code("TB016", I, "--deep: every pixel has the same value; a 1x1 texture (or a material constant) would do.", "Replace the texture by a constant colour in the material."),
+    Code("TB016", INFO, "--deep: every pixel has the same value; a 1x1 texture (or a material constant) would do.", "Replace the texture by a constant colour in the material."),
     # --- check limits and budgets (TB020–TB039)
     Code("TB020", E, "[limits] max_bytes: the texture's GPU size (allocated) is over the limit.", "Compress it, cap its size with a [[rule]] max_size, or raise max_bytes."),
     Code("TB021", E, "[limits] max_size: the texture is larger than the limit on a side.", "Resize the source, or add a [[rule]] with max_size so the engine caps it."),
@@ -87,10 +87,10 @@ _TABLE: tuple[Code, ...] = (
     Code("TB078", E, "A count or size is beyond sane limits (an accessor count over 2^31−1, an embedded image over 256 MiB); it was not used.", "The file is corrupt or hostile; re-export it."),
     Code("TB079", E, "A data: URI is malformed (not base64, bad base64) or too large to decode.", "Re-export the file; better, use a .glb or external files instead of data URIs."),
     Code("TB080", E, "The node graph is not a tree: a node is its own ancestor (a cycle) or has two parents; the offending link was ignored.", "Fix the node hierarchy in the authoring tool and re-export."),
-    Code("TB081", I, "An image in the glTF is used by no material.", "Remove the image from the file if nothing needs it; it still costs download and, if loaded, VRAM."),
+    Code("TB081", INFO, "An image in the glTF is used by no material.", "Remove the image from the file if nothing needs it; it still costs download and, if loaded, VRAM."),
     Code("TB082", E, "The file is not glTF 2.x (glTF 1.0 or an unknown version); it was not read.", "Convert it to glTF 2.0 (e.g. with gltf-pipeline) and scan again."),
     Code("TB083", W, "The glTF requires an extension texbudget does not know; its sizes may be wrong.", "Check that the engine supports the extension; sizes are read from the accessor declarations."),
-    Code("TB084", I, "A mesh is used by no node of the scene (0 instances).", "Remove the mesh if nothing uses it, or add [[instances]] in texbudget.toml when the engine places it."),
+    Code("TB084", INFO, "A mesh is used by no node of the scene (0 instances).", "Remove the mesh if nothing uses it, or add [[instances]] in texbudget.toml when the engine places it."),
     Code("TB085", E, "The mesh file could not be read (trimesh could not parse it).", "Re-export the mesh; open it in a DCC tool to see what is wrong."),
     Code("TB086", E, "The mesh file is larger than texbudget hands to trimesh (256 MiB); it was not read.", "Export the mesh as glTF/GLB, which texbudget sizes from its declarations without loading it."),
     Code("TB087", W, "The mesh file holds no triangles (a point cloud, lines or an empty scene); nothing was priced.", "Nothing to do if that is intended."),

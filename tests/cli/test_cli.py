@@ -115,7 +115,7 @@ def tree(tmp_path: Path) -> Path:
 
 
 def test_scan_json_every_file_is_a_texture_or_a_finding(capsys, tree):
-    code, out, err = run(capsys, "scan", str(tree), "--format", "json")
+    code, out, _err = run(capsys, "scan", str(tree), "--format", "json")
     assert code == 0
     data = json.loads(out)
     assert data["schema"] == 1
@@ -142,7 +142,7 @@ def test_scan_text_report(capsys, tree):
 
 
 def test_check_lines_and_exit_1(capsys, tree):
-    code, out, err = run(capsys, "check", str(tree))
+    code, out, _err = run(capsys, "check", str(tree))
     assert code == 1
     assert out.splitlines() == [
         "broken.dds: DDS header truncated: the file has 8 bytes, the header needs 128 [TB042]",
@@ -154,7 +154,7 @@ def test_check_lines_and_exit_1(capsys, tree):
 
 def test_check_explicit_files_only_and_quiet_on_success(capsys, tree, monkeypatch):
     monkeypatch.chdir(tree)
-    code, out, err = run(capsys, "check", "wall_albedo.png")
+    code, out, _err = run(capsys, "check", "wall_albedo.png")
     assert (code, out) == (0, "")
     code, out, _ = run(capsys, "check", "wall_albedo.png", "flag_albedo.png", "deleted_albedo.png")
     assert code == 1
@@ -177,7 +177,7 @@ def test_check_total_over_budget(capsys, tree):
 
 
 def test_scan_missing_path_and_bad_flags(capsys, tmp_path):
-    code, out, err = run(capsys, "scan", str(tmp_path / "nope"))
+    code, _out, err = run(capsys, "scan", str(tmp_path / "nope"))
     assert code == 2 and err == f"texbudget: error: {tmp_path / 'nope'}: no such file or folder\n"
     code, _, err = run(capsys, "scan", str(tmp_path), "--quality", "epic")
     assert code == 2 and "quality 'epic': allowed values are ultra, high, medium, low" in err
@@ -203,7 +203,7 @@ def test_internal_error_exit_3(capsys, monkeypatch):
         raise RuntimeError("bug")
 
     monkeypatch.setattr(cli, "cmd_formats", boom)
-    code, out, err = run(capsys, "formats")
+    code, _out, err = run(capsys, "formats")
     assert code == 3 and "RuntimeError: bug" in err and "Traceback" in err
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from texbudget.cli import main
 from tests.readers.factories import dds_bytes, ktx2_bytes
+from texbudget.cli import main
 
 
 def check(capsys, root: Path, *extra: str) -> tuple[int, list[str]]:
