@@ -359,11 +359,11 @@ def _growth_problems(args: argparse.Namespace, report, limits) -> list:
 
 def _render_check(report, problems, output: str) -> str:
     if output == "json":
-        from texbudget.report.json import finding_entry, report_dict
+        from texbudget.report.json import dumps, finding_entry, report_dict
 
         data = report_dict(report)
         data["violations"] = [finding_entry(p) for p in problems]
-        return json.dumps(data, indent=2, ensure_ascii=False)
+        return dumps(data)
     if output == "sarif":
         from texbudget.report import sarif
 
@@ -417,6 +417,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # File names that are not UTF-8 reach text output as lone surrogates: escape, never crash.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -21,8 +21,10 @@ Rules:
   folders are tracked by device and inode), its files reported under the first path met in
   sorted order. A broken link with a readable suffix is TB001.
 - Folders that cannot be listed are TB001; files or folders that vanish during the walk are
-  TB005. Files of other types are counted in ``skipped``; when such a file was named
-  explicitly in ``paths`` it is a TB002 info finding instead.
+  TB005. FIFOs, sockets and devices are never opened (a FIFO would block the scan); one with
+  a readable suffix, or named explicitly, is TB001. Files of other types are counted in
+  ``skipped``; when such a file was named explicitly in ``paths`` it is a TB002 info finding
+  instead.
 - Names that are not valid UTF-8 are kept as Python decodes them (``os.fsdecode``, with
   surrogate escapes): they open correctly, and writers must encode them with
   ``errors="surrogateescape"`` or escape them (``json.dumps`` does).
@@ -215,9 +217,13 @@ class _Walk:
             self.note(rel, "TB001", f"cannot read: {exc.strerror or exc}")
             return None
         readable_suffix = os.path.splitext(entry.name)[1].lower() in self.suffixes
-        if is_link and not (is_dir or is_file):
+        if is_link and not (is_dir or is_file) and not os.path.exists(entry.path):
             if readable_suffix:
-                self.note(rel, "TB001", f"broken symbolic link (target {os.readlink(entry.path)!r} does not exist)")
+                try:
+                    target = repr(os.readlink(entry.path))
+                except OSError:  # the link itself vanished meanwhile
+                    target = "unknown"
+                self.note(rel, "TB001", f"broken symbolic link (target {target} does not exist)")
             return None
         if is_link:
             target = os.path.realpath(entry.path)
@@ -228,8 +234,10 @@ class _Walk:
         if is_file:
             self.consider_file(rel)
             return None
-        if not is_dir:
-            return None  # sockets, FIFOs, devices
+        if not is_dir:  # a FIFO, socket or device: never opened (reading a FIFO would block)
+            if readable_suffix:
+                self.note(rel, "TB001", "not a regular file (a FIFO, socket or device); not read")
+            return None
         if self.exclude.matches(rel, True, parents=False):
             return None
         try:
@@ -314,3 +322,5 @@ def _explicit(state: _Walk, root_abs: str, root_key: tuple[int, int], given: Pat
         state.walk(path_abs, rel, frozenset({root_key, key}))
     elif stat.S_ISREG(st.st_mode):
         state.consider_file(rel, explicit=True)
+    else:  # a FIFO, socket or device named on the command line: never opened
+        state.note(rel or shown, "TB001", "not a regular file (a FIFO, socket or device); not read")

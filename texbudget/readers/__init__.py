@@ -160,6 +160,8 @@ def read_source(src: Source) -> ReadResult:
     suffix = _SAME.get(src.suffix, src.suffix)
     try:
         head = src.head(SNIFF_BYTES)
+    except FileNotFoundError:
+        return ReadResult(findings=(findings.make(src.rel, "TB005", "the file vanished before it could be read"),))
     except OSError as exc:
         return ReadResult(findings=(findings.make(src.rel, "TB001", f"cannot read: {exc.strerror or exc}"),))
     sniffed = sniff(head)

@@ -45,6 +45,25 @@ def read_at(f: BinaryIO, offset: int, n: int, file_size: int) -> bytes:
     return f.read(min(n, file_size - offset))
 
 
+#: Block size of ``read_upto``.
+READ_BLOCK = 1024 * 1024
+
+
+def read_upto(f: BinaryIO, limit: int) -> bytes:
+    """The rest of the file, but at most ``limit`` bytes, read in blocks: ``f.read(n)`` on a
+    real file allocates ``n`` bytes before it reads, so a cap passed to it whole would cost
+    the cap, not the file. Callers pass their cap + 1 to see that a file is over it."""
+    chunks: list[bytes] = []
+    left = limit
+    while left > 0:
+        block = f.read(min(left, READ_BLOCK))
+        if not block:
+            break
+        chunks.append(block)
+        left -= len(block)
+    return b"".join(chunks)
+
+
 def bit_depth_of(fmt: PixelFormat) -> int:
     """Bits per channel a format stores: 32 for 32-bit float/int, 16 for 16-bit and BC6H
     (half floats), 8 for everything else (8-bit, BCn, ETC, ASTC LDR, packed 10/11-bit)."""

@@ -28,10 +28,14 @@ What is read:
   through the texture's source (KHR_texture_basisu, EXT_texture_webp, EXT_texture_avif and
   MSFT_texture_dds preferred over the fallback ``source``) to the image's identity.
 
-Hostile input: the JSON is refused above 64 MiB, nesting too deep for the parser is a
-finding, every field is type-checked, every index range-checked, counts above 2^31−1 are
-refused, and URIs are resolved inside the scan root only: ``..`` escapes, absolute paths and
-any scheme other than ``data:`` (``file:``, ``http:``…) are findings, never opened or fetched.
+Hostile input: the JSON is refused above 64 MiB or above 1,000,000 objects and arrays or
+4,000,000 values (counted before parsing), nesting too deep for the parser is a finding,
+every field is type-checked, every index range-checked, counts above 2^31−1 are refused, and
+URIs are resolved inside the scan root only: ``..`` escapes, absolute paths and any scheme
+other than ``data:`` (``file:``, ``http:``…) are findings, never opened or fetched. The scene
+graph is walked in time linear in nodes plus scene entries; at most 10,000 embedded images
+are read, never more bytes in all than the buffers hold; at most 50 findings of a code are
+listed per file.
 """
 
 from __future__ import annotations
@@ -58,6 +62,7 @@ from texbudget.model import (
     TextureFacts,
 )
 from texbudget.readers import Source, read_bytes
+from texbudget.readers._common import read_upto
 from texbudget.sizing.meshes import lod_of
 
 #: Largest glTF JSON (a .gltf file or a GLB JSON chunk) texbudget parses.
@@ -70,6 +75,17 @@ MAX_IMAGE_BYTES = 256 * 1024 * 1024
 MAX_DATA_URI_BYTES = MAX_JSON_BYTES
 #: GLB chunks looked at after the JSON chunk (only BIN matters; the rest are skipped).
 MAX_GLB_CHUNKS = 64
+#: Objects plus arrays (``{`` and ``[``) and values (``,``) a JSON may hold, counted before it
+#: is parsed. Python takes about 70 bytes per empty object: 64 MiB of ``{},`` would parse into
+#: 1.5 GiB over 15 seconds. A real glTF spends 40+ bytes of JSON per object, so these fit any
+#: JSON under MAX_JSON_BYTES that is not built to explode.
+MAX_JSON_CONTAINERS = 1_000_000
+MAX_JSON_VALUES = 4_000_000
+#: Embedded images (bufferView or data: URI) read in place per file; each is a full header
+#: read through the image readers.
+MAX_EMBEDDED_IMAGES = 10_000
+#: Findings of one code kept per file; the rest are counted in one last finding.
+MAX_NOTES_PER_CODE = 50
 
 GLB_MAGIC = b"glTF"
 CHUNK_JSON = 0x4E4F534A
@@ -206,6 +222,12 @@ def _ext(d: dict, name: str, where: str) -> dict | None:
 
 
 def _parse_json(data: bytes) -> dict:
+    containers = data.count(b"{") + data.count(b"[")
+    if containers > MAX_JSON_CONTAINERS:
+        raise _Broken("TB071", f"the JSON holds {containers} objects and arrays; texbudget parses at most {MAX_JSON_CONTAINERS} (parsing takes about 70 bytes of memory each)")
+    values = data.count(b",")
+    if values > MAX_JSON_VALUES:
+        raise _Broken("TB071", f"the JSON holds {values} values; texbudget parses at most {MAX_JSON_VALUES}")
     try:
         doc = json.loads(data.decode("utf-8-sig"))
     except RecursionError:
@@ -228,7 +250,10 @@ def read_gltf(src: Source) -> ReadResult:
         if size > MAX_JSON_BYTES:
             raise _Broken("TB071", f"the JSON is {size} bytes; texbudget parses at most {MAX_JSON_BYTES}")
         with src.open() as f:
-            doc = _parse_json(f.read(MAX_JSON_BYTES + 1))
+            raw = read_upto(f, MAX_JSON_BYTES + 1)
+        if len(raw) > MAX_JSON_BYTES:  # it grew since it was measured
+            raise _Broken("TB071", f"the JSON is over {MAX_JSON_BYTES} bytes; texbudget parses at most {MAX_JSON_BYTES}")
+        doc = _parse_json(raw)
         return _Document(src, doc, None).read()
     except _Broken as exc:
         return ReadResult(findings=(findings.make(src.rel, exc.code, exc.message),))
@@ -280,7 +305,10 @@ def _read_glb_chunks(f: Any, size: int) -> tuple[dict, tuple[int, int] | None, l
             extra.append(("TB072", f"{length - offset} stray bytes at offset {offset} are not a GLB chunk"))
             break
         f.seek(offset)
-        chunk_len, chunk_type = struct.unpack("<II", f.read(8))
+        chunk_head = f.read(8)
+        if len(chunk_head) < 8:  # the file was cut after it was measured
+            raise _Broken("TB005", f"the chunk header at offset {offset} could not be read (the file changed while it was read)")
+        chunk_len, chunk_type = struct.unpack("<II", chunk_head)
         if offset + 8 + chunk_len > length:
             raise _Broken("TB072", f"the chunk at offset {offset} claims {chunk_len} bytes, but the file ends at {length}")
         if chunk_type == CHUNK_BIN and bin_chunk is None:
@@ -331,13 +359,25 @@ class _Document:
     buffers: list[_Buffer] = field(default_factory=list)
     views: list[_View] = field(default_factory=list)
     _accessors: dict[int, _Accessor | None] = field(default_factory=dict)
+    _notes: dict[str, int] = field(default_factory=dict)  # findings per code, kept or not
+    _image_bytes: int = 0  # bytes of embedded images read so far
+    _view_results: dict[tuple[int, str | None], tuple[str, ReadResult]] = field(default_factory=dict)  # (view, type) -> (first identity, result)
 
     @property
     def rel(self) -> str:
         return self.src.rel
 
     def note(self, code: str, message: str) -> None:
-        self.found.append(findings.make(self.rel, code, message))
+        """One finding; past MAX_NOTES_PER_CODE of a code they are only counted (a hostile
+        file can break a rule a million times)."""
+        count = self._notes[code] = self._notes.get(code, 0) + 1
+        if count <= MAX_NOTES_PER_CODE:
+            self.found.append(findings.make(self.rel, code, message))
+
+    def _more_notes(self) -> None:
+        for code, count in self._notes.items():
+            if count > MAX_NOTES_PER_CODE:
+                self.found.append(findings.make(self.rel, code, f"… and {count - MAX_NOTES_PER_CODE} more {code} findings in this file, not listed"))
 
     def read(self) -> ReadResult:
         self._check_asset()
@@ -350,6 +390,7 @@ class _Document:
         for i, identity in enumerate(image_ids):
             if i not in used_images:
                 self.note("TB081", f"image {i} ({identity}) is used by no material")
+        self._more_notes()
         scene = SceneFacts(path=self.rel, instances=instances, texture_usage=usage)
         return ReadResult(textures=textures, meshes=tuple(meshes.values()), scenes=(scene,), findings=tuple(self.found))
 
@@ -601,8 +642,13 @@ class _Document:
             uri = img.get("uri")
             v = _get_index(img, "bufferView", where, len(self.views), "bufferView")
             data: bytes | None = None
-            if v is not None:
-                data = self._view_bytes(v, where)
+            embedded = v is not None or (isinstance(uri, str) and uri.startswith("data:"))
+            if embedded and i >= MAX_EMBEDDED_IMAGES:
+                if i == MAX_EMBEDDED_IMAGES:
+                    self.note("TB078", f"{where} and the images after it were not read: texbudget reads at most {MAX_EMBEDDED_IMAGES} embedded images per file")
+            elif v is not None:
+                if (v, hint) not in self._view_results:  # else: read for an earlier image
+                    data = self._view_bytes(v, where)
             elif isinstance(uri, str) and uri.startswith("data:"):
                 data = self._data_uri(uri, where, limit=MAX_IMAGE_BYTES)
                 media = uri[5:].split(";", 1)[0].split(",", 1)[0].strip().lower()
@@ -613,8 +659,16 @@ class _Document:
                 raise _Broken("TB073", f"{where} has neither a uri nor a bufferView")
             if data is not None:
                 result = read_bytes(identity, data, hint)
-                textures.extend(result.textures)
-                self.found.extend(result.findings)
+                if v is not None:
+                    self._view_results[(v, hint)] = (identity, result)
+            elif v is not None and (v, hint) in self._view_results:  # a bufferView read before
+                first, earlier = self._view_results[(v, hint)]
+                result = ReadResult(textures=tuple(replace(t, path=identity) for t in earlier.textures),
+                                    findings=tuple(replace(f, path=identity) if f.path == first else f for f in earlier.findings))
+            else:
+                result = ReadResult()
+            textures.extend(result.textures)
+            self.found.extend(result.findings)
             identities.append(identity)
         return tuple(textures), identities
 
@@ -625,6 +679,13 @@ class _Document:
         if view.length > MAX_IMAGE_BYTES:
             self.note("TB078", f"{where} is {view.length} bytes; texbudget reads embedded images up to {MAX_IMAGE_BYTES}")
             return None
+        # Images that share or overlap bufferViews could make a small file read terabytes:
+        # all embedded images together may not need more bytes than the buffers hold.
+        held = sum(b.available or 0 for b in self.buffers)
+        if self._image_bytes + view.length > held:
+            self.note("TB078", f"{where}: the embedded images so far need {self._image_bytes + view.length} bytes, more than the file's buffers hold ({held}); they overlap, and this one was not read")
+            return None
+        self._image_bytes += view.length
         buf = self.buffers[view.buffer]
         if buf.kind == "data":
             assert buf.data is not None
@@ -747,20 +808,11 @@ class _Document:
                 ids = _get_list(lod_ext, "ids", f"{where} MSFT_lod")
                 lods[k] = [_index_value(x, f"{where} MSFT_lod ids", len(nodes), "node") for x in ids]
         counts = [0] * n_meshes
-        visited_nodes: dict[int, int] = {}  # node -> times reached
-        for roots in self._scene_roots(nodes, has_parent):
-            seen: set[int] = set()
-            stack = list(reversed(roots))
-            while stack:
-                k = stack.pop()
-                if k in seen:
-                    self.note("TB080", f"node {k} is reached twice in one scene (the scene lists a node that is also a child); counted once")
-                    continue
-                seen.add(k)
-                visited_nodes[k] = visited_nodes.get(k, 0) + 1
-                if node_mesh[k] is not None:
-                    counts[node_mesh[k]] += node_multiplier[k]  # type: ignore[index]
-                stack.extend(reversed(children[k]))
+        reach = self._reach(nodes, children, has_parent)
+        visited_nodes = {k: times for k, times in enumerate(reach) if times}  # node -> scenes reaching it
+        for k, times in visited_nodes.items():
+            if node_mesh[k] is not None:
+                counts[node_mesh[k]] += times * node_multiplier[k]  # type: ignore[index]
         lod_of_mesh: dict[int, tuple[int, str]] = {}
         for host, ids in lods.items():
             host_mesh = node_mesh[host]
@@ -789,6 +841,47 @@ class _Document:
             if counts[m] == 0:
                 self.note("TB084", f"mesh {m} ({facts.name}) is used by no node of the scene")
         return tuple((facts.path, counts[m]) for m, facts in meshes.items())
+
+    def _reach(self, nodes: list, children: list[list[int]], has_parent: list[bool]) -> list[int]:
+        """In how many walked scenes each node is reached (a scene reaches a node once).
+
+        Linear in nodes plus scene entries, whatever the file: walking each scene's tree in
+        turn costs scenes × depth, and a file of 10,000 scenes that each list the top of a
+        10,000-node chain (half a megabyte) would take minutes. Instead the forest is numbered
+        once in depth-first order (a node's subtree is the interval [enter, leave)); a listed
+        node inside the interval of another listed node of its scene is reached twice (TB080,
+        counted once), the others start a branch, and a node's reach is the number of
+        branches started at it or above it."""
+        n = len(nodes)
+        enter, leave, order = [0] * n, [0] * n, []
+        for top in range(n):
+            if has_parent[top]:
+                continue
+            stack: list[tuple[int, bool]] = [(top, False)]
+            while stack:
+                k, done = stack.pop()
+                if done:
+                    leave[k] = len(order)
+                    continue
+                enter[k] = len(order)
+                order.append(k)
+                stack.append((k, True))
+                stack.extend((c, False) for c in reversed(children[k]))
+        starts = [0] * n
+        for roots in self._scene_roots(nodes, has_parent):
+            open_until = -1
+            for k in sorted(roots, key=enter.__getitem__):  # stable: a node listed twice stays in order
+                if enter[k] < open_until:
+                    self.note("TB080", f"node {k} is reached twice in one scene (the scene lists a node that is also a child); counted once")
+                    continue
+                starts[k] += 1
+                open_until = leave[k]
+        reach = [0] * n
+        for k in order:  # parents before children
+            reach[k] += starts[k]
+            for c in children[k]:
+                reach[c] += reach[k]
+        return reach
 
     def _gpu_instances(self, node: dict, where: str) -> int:
         ext = _ext(node, "EXT_mesh_gpu_instancing", where)

@@ -203,7 +203,7 @@ def _read_with_pillow(src: Source, container: str, head: bytes, size: int) -> Re
         return fail(src.rel, _pillow_code(exc), f"{what} header not readable: {_describe(exc)}")
     except Image.DecompressionBombError as exc:  # a GIF frame or TIFF tile far larger than any texture
         return fail(src.rel, "TB045", f"{what} header describes an image part beyond any GPU: {exc}")
-    bad = check_dims(src.rel, what, width, height) or _check_tiff_data(src.rel, tiff_tags, size)
+    bad = check_dims(src.rel, what, width, height) or (_check_tiff_data(src, tiff_tags, size) if container == "tiff" else None)
     if bad is not None:
         return bad
     shape = _shape_of(container, mode, info, head, tiff_tags)
@@ -216,31 +216,58 @@ def _read_with_pillow(src: Source, container: str, head: bytes, size: int) -> Re
     return ReadResult(textures=(facts,))
 
 
-def _tiff_tags(im: Any) -> dict[int, Any]:
+def _tiff_tags(im: Any) -> dict[int, tuple[int, ...]]:
+    """The TIFF tags texbudget looks at, as tuples of ints. A tag whose type a corrupt file
+    changed (an ASCII BitsPerSample, a rational SampleFormat) is left out, as if absent."""
     tags = getattr(im, "tag_v2", None)
     if tags is None:
         return {}
-    out: dict[int, Any] = {}
+    out: dict[int, tuple[int, ...]] = {}
     # BitsPerSample, ExtraSamples, SampleFormat, Strip/Tile offsets and byte counts
     for tag in (258, 338, 339, 273, 279, 324, 325):
         try:
-            if tag in tags:
-                out[tag] = tags[tag]
+            value = tags.get(tag)
         except _PIL_ERRORS:
             continue
+        values = value if isinstance(value, tuple) else (value,)
+        if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            out[tag] = values
     return out
 
 
-def _check_tiff_data(rel: str, tags: dict[int, Any], size: int) -> ReadResult | None:
-    """The first image's strips (or tiles) must lie inside the file."""
+def _check_tiff_data(src: Source, tags: dict[int, tuple[int, ...]], size: int) -> ReadResult | None:
+    """The first image directory and its strips (or tiles) must lie inside the file. Pillow
+    keeps the entries of a directory the file cuts short, without a word, so the directory's
+    own end is checked here."""
+    rel = src.rel
+    end = _tiff_directory_end(src, size)
+    if end is not None and end > size:
+        return fail(rel, "TB042", f"TIFF header truncated: the first image directory ends at {end}, the file at {size}")
+    if 273 not in tags and 324 not in tags:
+        return fail(rel, "TB054", "TIFF: the first image directory has no StripOffsets or TileOffsets (a required field)")
     for offsets_tag, counts_tag in ((273, 279), (324, 325)):
         offsets, counts = tags.get(offsets_tag), tags.get(counts_tag)
-        if not isinstance(offsets, tuple) or not isinstance(counts, tuple) or len(offsets) != len(counts):
+        if offsets is None or counts is None or len(offsets) != len(counts):
             continue
-        ends = [int(o) + int(c) for o, c in zip(offsets, counts, strict=True)]
+        ends = [o + c for o, c in zip(offsets, counts, strict=True)]
         if ends and max(ends) > size:
             return fail(rel, "TB043", f"TIFF pixel data truncated: its strips or tiles end at {max(ends)}, the file at {size} ({max(ends) - size} bytes missing)")
     return None
+
+
+def _tiff_directory_end(src: Source, size: int) -> int | None:
+    """Where the first image directory of a classic TIFF ends (its entries and next-IFD
+    offset), or None when the file is BigTIFF or the count cannot be read."""
+    head = src.head(8)
+    order = "<" if head[:2] == b"II" else ">"
+    if len(head) < 8 or struct.unpack_from(order + "H", head, 2)[0] != 42:
+        return None
+    offset = struct.unpack_from(order + "I", head, 4)[0]
+    with src.open() as f:
+        raw = read_at(f, offset, 2, size)
+    if len(raw) < 2:
+        return offset + 2
+    return offset + 2 + 12 * struct.unpack(order + "H", raw)[0] + 4
 
 
 def _pillow_code(exc: BaseException) -> str:
@@ -261,7 +288,7 @@ def _describe(exc: BaseException) -> str:
 _GREY_MODES = {"1", "L", "LA", "La", "I", "F", "I;16", "I;16L", "I;16B", "I;16N", "I;16S"}
 
 
-def _shape_of(container: str, mode: str, info: dict[str, Any], head: bytes, tiff_tags: dict[int, Any]) -> _Shape:
+def _shape_of(container: str, mode: str, info: dict[str, Any], head: bytes, tiff_tags: dict[int, tuple[int, ...]]) -> _Shape:
     transparency = "transparency" in info
     bit_depth = 8
     hdr = False
@@ -280,15 +307,10 @@ def _shape_of(container: str, mode: str, info: dict[str, Any], head: bytes, tiff
         alpha = color_type == 6 or transparency
         return _Shape(4 if alpha else 3, alpha, bit_depth=bit_depth)
     if container == "tiff":
-        bits = tiff_tags.get(258)
-        if isinstance(bits, tuple) and bits:
-            bits = max(int(b) for b in bits)
-        if isinstance(bits, int) and bits in (16, 32, 64):
+        bits = max(tiff_tags.get(258, (0,)))
+        if bits in (16, 32, 64):
             bit_depth = min(bits, 32)
-        fmt = tiff_tags.get(339)
-        if isinstance(fmt, tuple) and fmt:
-            fmt = fmt[0]
-        if fmt == 3:  # IEEE float
+        if tiff_tags.get(339, (0,))[0] == 3:  # SampleFormat: IEEE float
             hdr = True
     if mode in ("P", "PA"):
         alpha = transparency or mode == "PA"

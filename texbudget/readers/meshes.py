@@ -20,17 +20,23 @@ make it open another file, and remote loading stays off.
 from __future__ import annotations
 
 import io
+import logging
 import posixpath
+import warnings
 
 from texbudget.model import MeshFacts, PrimitiveFacts, ReadResult, SceneFacts
 from texbudget.readers import Source
-from texbudget.readers._common import fail
+from texbudget.readers._common import fail, read_upto
 from texbudget.sizing.meshes import DEFAULT_LAYOUT, index_bytes_per, lod_of
 
 #: Largest mesh file handed to trimesh.
 MAX_MESH_FILE_BYTES = 256 * 1024 * 1024
 
 _TYPES = {".obj": "obj", ".ply": "ply", ".stl": "stl", ".off": "off"}
+
+# trimesh logs parse failures at WARNING with a traceback ("failed to extract face_normals");
+# with no logging configured Python would print them to stderr. The finding already says it.
+logging.getLogger("trimesh").addHandler(logging.NullHandler())
 
 
 def read_trimesh(src: Source) -> ReadResult:
@@ -43,12 +49,22 @@ def read_trimesh(src: Source) -> ReadResult:
     if size > MAX_MESH_FILE_BYTES:
         return fail(rel, "TB086", f"the file is {size} bytes; texbudget hands at most {MAX_MESH_FILE_BYTES} to trimesh")
     with src.open() as f:
-        data = f.read(MAX_MESH_FILE_BYTES + 1)
+        data = read_upto(f, MAX_MESH_FILE_BYTES + 1)
+    if len(data) > MAX_MESH_FILE_BYTES:  # it grew since it was measured
+        return fail(rel, "TB086", f"the file is over {MAX_MESH_FILE_BYTES} bytes; texbudget hands at most {MAX_MESH_FILE_BYTES} to trimesh")
+    if file_type == "stl":
+        bad = _check_binary_stl(rel, data)
+        if bad is not None:
+            return bad
     import numpy as np
     import trimesh
 
     try:
-        loaded = trimesh.load(io.BytesIO(data), file_type=file_type, process=True)
+        # numpy warns (overflow, invalid values) on hostile counts and coordinates; the
+        # result or the finding says what matters, stderr stays clean.
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            loaded = trimesh.load(io.BytesIO(data), file_type=file_type, process=True)
     except Exception as exc:  # trimesh raises anything (ValueError, IndexError, …) for a bad file
         return fail(rel, "TB085", f"trimesh could not read it as {file_type.upper()}: {type(exc).__name__}: {str(exc)[:200]}")
     if isinstance(loaded, trimesh.Scene):
@@ -78,6 +94,21 @@ def read_trimesh(src: Source) -> ReadResult:
     if counts:
         scenes = (SceneFacts(path=rel, instances=tuple((m.path, counts.get(name or "", 0)) for m, (name, _) in zip(meshes, geometry, strict=True))),)
     return ReadResult(meshes=tuple(meshes), scenes=scenes)
+
+
+def _check_binary_stl(rel: str, data: bytes) -> ReadResult | None:
+    """A binary STL is an 80-byte header, a u32 triangle count and 50 bytes per triangle.
+    When the length disagrees with the count and the file does not read as ASCII (``solid``),
+    say so: trimesh would fall back to its ASCII parser and report something unrelated."""
+    if data.lstrip()[:5].lower() == b"solid":
+        return None  # ASCII (or a binary file whose header starts "solid": trimesh decides)
+    if len(data) < 84:
+        return fail(rel, "TB085", f"binary STL header truncated: the file has {len(data)} bytes, the header and triangle count need 84")
+    count = int.from_bytes(data[80:84], "little")
+    needed = 84 + 50 * count
+    if needed != len(data):
+        return fail(rel, "TB085", f"binary STL header gives {count} triangles, which need {needed} bytes; the file has {len(data)}")
+    return None
 
 
 def _facts(path: str, name: str, vertices: int, triangles: int, lod: tuple[str, int] | None, group: str | None) -> MeshFacts:

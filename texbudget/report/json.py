@@ -11,6 +11,7 @@ scratch, all estimates) and ``summary`` counts.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from texbudget import __version__, formats
@@ -148,5 +149,16 @@ def report_dict(report: Report) -> dict[str, Any]:
     }
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def dumps(data: Any) -> str:
+    """JSON text that is always valid UTF-8: non-ASCII kept readable, but the lone surrogates
+    Python uses for file names that are not UTF-8 escaped as ``\\udcXX`` (which ``json``
+    reads back as the same name)."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def render(report: Report) -> str:
-    return json.dumps(report_dict(report), indent=2, ensure_ascii=False)
+    return dumps(report_dict(report))
