@@ -1,6 +1,7 @@
 """The budget: costs + scenario + cards → verdicts, and the cheapest changes that make it fit.
 
-Pure (no I/O except reading the shipped ``data/cards.toml`` once, cached). DESIGN.md §1
+Pure (no I/O except reading the shipped ``data/cards.toml`` and, for the fixes' compression
+family, ``data/platforms.toml`` once each, cached). DESIGN.md §1
 "assess"; facts in spec/cards.md and spec/textures.md §5–§6.
 
 What counts, per scenario (``ScenarioResult.bytes``):
@@ -27,20 +28,35 @@ classes are listed), and in a vendor's scenario only that vendor's cards and the
 classes are judged (an AMD card is never priced with NVIDIA's BVH). When ``rt`` is set, every
 card is judged in every scenario.
 
-Fixes (for each card that is ``over`` or ``tight``): one greedy sequence per scenario — always
-the change that saves the most bytes now, re-priced after every step — of: compress an
-uncompressed texture (BC7 / BC1 for opaque colour / BC5 normals / BC4 single channel / BC6H
-HDR), use BC1 for an opaque BC3, cap a large texture one power of two down, drop the top mip
-of a group (a role, or a folder), turn on BLAS compaction, step the upscaler down one preset
-(to ``performance`` at most), lower the streaming pool. Each card takes the shortest prefix of
-that sequence that makes it fit (or all of it); repeated steps on the same target are merged
-(cap 8192 → 4096 → 2048 is one "cap to 2048").
+Fixes (for each card that is ``over`` or ``tight``; docs/budget.md has the whole rule): the
+cheapest change that makes the card fit — the fewest, least intrusive steps with the least
+overshoot. The candidate changes, in order of preference (tiers):
+
+  (a) quality-neutral: compress an uncompressed texture (by role: BC5 normals, BC4 single
+      channel, BC6H HDR, BC1 opaque colour, BC7 colour; ASTC or EAC on ``astc`` platforms,
+      ETC2 / EAC on ``etc2``), BC1 for an opaque BC2/BC3, turn on BLAS compaction;
+  (a') re-encodes that lose a little: BC1 for an opaque BC7, compress a UI texture;
+  (b) cap one texture to a power of two (not below ``fix_min_cap_size``), or lower the
+      streaming pool exactly as far as needed;
+  (c) drop the top mip of a group (a role, or a folder);
+  (d) render at a lower upscaler preset (``performance`` at most).
+
+The rule, per card, with ``need`` = headroom − free: at every point, if some single change
+covers what is still needed, take the one of the lowest tier that does, and within that tier
+the one that saves least (least overshoot); otherwise take the change that saves the most
+(one step: one texture, one power of two, one mip of one group, the next upscaler preset)
+and repeat. Savings are exact (re-priced against the state after the steps before; under
+streaming, what the pool variant counts). The largest-first steps are the same for every
+card, so they form one sequence per scenario (its texture part shared by every scenario of
+the same inputs when streaming is off) that each card walks until a single change covers the
+rest. Repeated steps on the same target are merged (cap 8192 → 4096, then → 2048 is one "cap
+to 2048"). The platform picks the compression family (``BudgetSettings.fix_family``).
 """
 
 from __future__ import annotations
 
+import bisect
 import difflib
-import heapq
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -48,7 +64,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 from texbudget import findings, formats
 from texbudget.errors import UsageError
@@ -80,7 +96,7 @@ VERDICTS = ("fits", "tight", "over")
 RENDERERS = ("deferred", "forward")
 SHADOWS = ("csm", "vsm", "none")
 ALLOCATION_MODELS = ("d3d12", "none")
-FIX_FORMATS = ("bc", "astc")
+FIX_FORMATS = ("bc", "astc", "etc2")
 # Upscaler steps a fix may suggest, in order; ultra-performance is meant for 8K and is never
 # suggested.
 UPSCALER_STEPS = ("native", "quality", "balanced", "performance")
@@ -308,7 +324,9 @@ class BudgetSettings:
     streaming_min_resident_levels: int = DEFAULT_MIN_RESIDENT_LEVELS
     fixes: bool = True
     fix_min_cap_size: int = 1024  # never suggest capping a texture below this
-    fix_formats: str = "bc"  # "bc" (desktop, consoles) or "astc" (mobile) compression targets
+    # Compression targets of the fixes: "bc" (desktop, consoles), "astc" or "etc2" (mobile);
+    # None = from the platform (``fix_family``).
+    fix_formats: str | None = None
     max_fix_steps: int = 500
 
     def __post_init__(self) -> None:
@@ -340,11 +358,33 @@ class BudgetSettings:
         _check(self.allocation_model in ALLOCATION_MODELS, "allocation_model", self.allocation_model, f"allowed values are {', '.join(ALLOCATION_MODELS)}")
         _check(self.streaming_pool_bytes is None or self.streaming_pool_bytes >= 0, "streaming_pool_bytes", self.streaming_pool_bytes, "must be a whole number of bytes >= 0")
         _check(self.streaming_min_resident_levels >= 1, "streaming_min_resident_levels", self.streaming_min_resident_levels, "must be at least 1")
-        _check(self.fix_formats in FIX_FORMATS, "fix_formats", self.fix_formats, f"allowed values are {', '.join(FIX_FORMATS)}")
+        _check(self.fix_formats is None or self.fix_formats in FIX_FORMATS, "fix_formats", self.fix_formats, f"allowed values are {', '.join(FIX_FORMATS)}")
 
     @property
     def pool_bytes(self) -> int:
         return DEFAULT_STREAMING_POOL_BYTES if self.streaming_pool_bytes is None else self.streaming_pool_bytes
+
+    @property
+    def fix_family(self) -> str:
+        """The compression family the fixes suggest: ``fix_formats`` when set, else the
+        platform's (``fix_family_for``)."""
+        return self.fix_formats or fix_family_for(self.platform)
+
+
+def fix_family_for(platform: str) -> str:
+    """"bc", "astc" or "etc2" for a platform: a shipped profile's family (``family`` in
+    data/platforms.toml; the uncompressed reference is a desktop: "bc"); any other name by
+    its prefix: "mobile-etc2…" → "etc2", "mobile…" → "astc", else "bc"."""
+    # the profile table, read once (policy never imports budget: no cycle)
+    from texbudget.policy import load_platforms
+
+    profile = load_platforms().get(platform)
+    family = profile.family if profile is not None else None
+    if family in FIX_FORMATS:
+        return family
+    if family is None and platform.startswith("mobile"):
+        return "etc2" if platform.startswith("mobile-etc2") else "astc"
+    return "bc"
 
 
 _CONFIG_KEYS = {
@@ -456,7 +496,7 @@ def _folder(path: str) -> str:
 class BudgetInputs:
     """What the pipeline priced for one quality tier / platform: every texture's cost, the
     mesh buffers, the acceleration structures per RT vendor, and the texture paths known to
-    be opaque (no alpha; for the "BC1 for an opaque BC3" and "compress to BC1" fixes). Sums
+    be opaque (no alpha; for the "BC1 for an opaque BC3 / BC7" and "compress to BC1" fixes). Sums
     are computed once per object (cached), so the TUI can re-assess on every key press."""
 
     textures: tuple[TextureCost, ...] = ()
@@ -615,14 +655,13 @@ def assess(inputs: BudgetInputs, scenario: Scenario, settings: BudgetSettings,
 
     fixes: list[Fix] = []
     if settings.fixes and any(v.verdict != "fits" for v in verdicts):
-        search = _searcher(inputs, scenario, settings, targets.total_bytes, accel)
+        needs = {v.name: v.headroom_bytes - v.free_bytes for v in verdicts if v.verdict != "fits"}
+        per_card = _card_fixes(inputs, scenario, settings, needs, targets.total_bytes, accel)
         for i, v in enumerate(verdicts):
-            if v.verdict == "fits":
-                continue
-            need = v.headroom_bytes - v.free_bytes
-            card_fixes, saved = search.fixes_for(v.name, need)
-            fixes += card_fixes
-            verdicts[i] = replace(v, free_after_fixes_bytes=v.free_bytes + saved)
+            if v.name in per_card:
+                fixes += per_card[v.name]
+                saved = sum(f.saves_bytes for f in per_card[v.name])
+                verdicts[i] = replace(v, free_after_fixes_bytes=v.free_bytes + saved)
 
     return ScenarioResult(
         resolution=scenario.resolution, render_scale=scenario.render_scale,
@@ -677,29 +716,70 @@ def budget_findings(budget: Budget, path: str = ".") -> tuple[Finding, ...]:
 
 # --- fixes --------------------------------------------------------------------------------------
 
+# Preference tiers of a change (lowest first). When several single changes each cover what a
+# card still needs, the one of the lowest tier is taken, and within a tier the smallest.
+TIER_NEUTRAL = 0  # compress an uncompressed texture, BC1 for an opaque BC2/BC3, BLAS compaction
+TIER_REENCODE = 1  # BC1 for an opaque BC7 (coarser colour); compress a UI texture
+TIER_CAP = 2  # cap one texture's size; lower the streaming pool (exactly as far as needed)
+TIER_GROUP = 3  # drop the top mip of a group (a role or a folder)
+TIER_UPSCALER = 4  # render at a lower upscaler preset
+TIERS = (TIER_NEUTRAL, TIER_REENCODE, TIER_CAP, TIER_GROUP, TIER_UPSCALER)
+# Order of kinds when two changes of one tier save the same bytes.
+_KIND_ORDER = {k: n for n, k in enumerate(("compress", "bc1", "compaction", "pool", "cap", "drop_mips", "upscaler"))}
+# Roles whose colour precision matters too much for a BC7 → BC1 suggestion.
+_NO_BC1_ROLES = frozenset({"ui", "normal", "hdr"})
+
 
 def _compress_target(plan: TexturePlan, fmt, opaque: bool, family: str) -> str | None:
-    """The compressed format an uncompressed texture should use, by role and channels."""
+    """The compressed format an uncompressed texture should use, by role and channels, for
+    the fix family ("bc", "astc" or "etc2"); None when there is none (or it is compressed)."""
     if fmt.compressed or fmt.family != "uncompressed":
         return None
-    srgb = fmt.srgb
+    srgb, signed = fmt.srgb, fmt.signed
+    hdr = fmt.hdr or plan.role == "hdr"
+    two = plan.role == "normal" or fmt.channels == 2
+    one = fmt.channels == 1 or plan.role in ("single", "height")
     if family == "astc":
-        if fmt.hdr or plan.role == "hdr":
+        if hdr:
             return "ASTC_6x6_SFLOAT"
-        if plan.role == "normal" or fmt.channels == 2:
-            return "EAC_R11G11_UNORM"
-        if fmt.channels == 1 or plan.role == "single":
-            return "EAC_R11_UNORM"
+        if two:
+            return "EAC_R11G11_SNORM" if signed else "EAC_R11G11_UNORM"
+        if one:
+            return "EAC_R11_SNORM" if signed else "EAC_R11_UNORM"
         return "ASTC_6x6_SRGB" if srgb else "ASTC_6x6_UNORM"
-    if fmt.hdr or plan.role == "hdr":
-        return "BC6H_SFLOAT" if fmt.signed else "BC6H_UFLOAT"
-    if plan.role == "normal" or fmt.channels == 2:
-        return "BC5_SNORM" if fmt.signed else "BC5_UNORM"
-    if fmt.channels == 1 or plan.role == "single":
-        return "BC4_SNORM" if fmt.signed else "BC4_UNORM"
+    if family == "etc2":
+        if hdr:  # ETC2 / EAC have no HDR format
+            return None
+        if two:
+            return "EAC_R11G11_SNORM" if signed else "EAC_R11G11_UNORM"
+        if one:
+            return "EAC_R11_SNORM" if signed else "EAC_R11_UNORM"
+        if opaque or not fmt.alpha:
+            return "ETC2_R8G8B8_SRGB" if srgb else "ETC2_R8G8B8_UNORM"
+        return "ETC2_R8G8B8A8_SRGB" if srgb else "ETC2_R8G8B8A8_UNORM"
+    if hdr:
+        return "BC6H_SFLOAT" if signed else "BC6H_UFLOAT"
+    if two:
+        return "BC5_SNORM" if signed else "BC5_UNORM"
+    if one:
+        return "BC4_SNORM" if signed else "BC4_UNORM"
     if opaque and plan.role != "ui":
         return "BC1_RGB_SRGB" if srgb else "BC1_RGB_UNORM"
     return "BC7_SRGB" if srgb else "BC7_UNORM"
+
+
+def _opaque_twin(plan: TexturePlan, fmt, opaque: bool, family: str) -> tuple[str, int] | None:
+    """(BC1 format, tier) for an opaque texture stored with an alpha channel it does not use:
+    BC2/BC3 → BC1 keeps the very same colour block (quality-neutral); BC7 → BC1 halves the
+    bytes with coarser colour (a re-encode, never for UI, normal or HDR roles)."""
+    if family != "bc" or not opaque:
+        return None
+    twin = "BC1_RGB_SRGB" if fmt.srgb else "BC1_RGB_UNORM"
+    if fmt.family in ("bc2", "bc3"):
+        return twin, TIER_NEUTRAL
+    if fmt.family == "bc7" and plan.role not in _NO_BC1_ROLES:
+        return twin, TIER_REENCODE
+    return None
 
 
 def _cap_plan(plan: TexturePlan, size: int) -> TexturePlan:
@@ -718,10 +798,16 @@ def _can_drop(plan: TexturePlan) -> bool:
     return plan.levels - plan.tier_drop > 1
 
 
-def _cap_size(plan: TexturePlan, floor_size: int) -> int | None:
+def _cap_sizes(plan: TexturePlan, floor_size: int) -> list[int]:
+    """The caps a fix may suggest, largest first: every power of two below the longest side,
+    down to ``floor_size``."""
     top = max(plan.width, plan.height)
     size = 1 << ((top - 1).bit_length() - 1) if top > 1 else 0
-    return size if size >= floor_size and top > size else None
+    out = []
+    while size >= max(1, floor_size):
+        out.append(size)
+        size //= 2
+    return out
 
 
 def apply_change(plan: TexturePlan, kind: str, value: str) -> TexturePlan:
@@ -738,6 +824,14 @@ def apply_change(plan: TexturePlan, kind: str, value: str) -> TexturePlan:
     raise ValueError(f"not a texture change: {kind!r}")
 
 
+class _Delta(NamedTuple):
+    """What a texture step changed: members per texture state, and the drop-a-mip savings
+    of the groups (fully resident, off the streaming floor)."""
+
+    counts: dict[int, int]
+    groups: dict[int, tuple[int, int]]
+
+
 @dataclass
 class _Step:
     kind: str
@@ -747,13 +841,15 @@ class _Step:
     saves: int
     before: str  # what was there before (format, size, upscaler, pool)
     estimate: bool = False
-    base: int = 0  # pool steps: textures counted before the step
+    delta: _Delta | None = None  # texture steps: the state change (for replaying the sequence)
 
 
 def _action(kind: str, first: _Step, last: _Step, steps: int) -> str:
     if kind == "compress":
         return f"compress {first.before} to {last.value}"
     if kind == "bc1":
+        if formats.get(first.before).family == "bc7":
+            return f"use {last.value} for this opaque {first.before} texture (coarser colour than BC7)"
         return f"use {last.value} for this opaque {first.before} texture"
     if kind == "cap":
         return f"cap to {last.value} (was {first.before})"
@@ -787,427 +883,559 @@ def _dropped(key: tuple) -> tuple | None:
     return (*key[:7], key[7] + 1) if key[4] - key[7] > 1 else None
 
 
-@lru_cache(maxsize=65536)
-def _drop_step(key: tuple, model: str, keep: int) -> tuple[tuple, int, int, int, int] | None:
-    """Dropping one more top level of a state: (new state, its allocated bytes, its floor,
-    and what dropping one more after that would save, fully resident and off the floor)."""
-    d = _dropped(key)
-    if d is None or formats.find(key[0]) is None:  # an unknown format is never re-priced
-        return None
-    alloc, floor = _state(d, model, keep)
-    dd = _dropped(d)
-    if dd is None:
-        return d, alloc, floor, 0, 0
-    a2, f2 = _state(dd, model, keep)
-    return d, alloc, floor, alloc - a2, floor - f2
+def _group_path(key: str) -> str:
+    """A group's ``Fix.path``: "" for a role, "env/rocks/*" for a folder."""
+    if key.startswith("role:"):
+        return ""
+    folder = key.split(":", 1)[1]
+    return f"{folder}/*" if folder else "*"
 
 
-@dataclass(frozen=True)
-class _SearchBase:
-    """Per-inputs starting state of the fix search (the same for every scenario)."""
+class _Cand(NamedTuple):
+    """One change of a texture state: what it becomes and what that saves."""
 
-    keys: tuple[tuple, ...]
-    alloc: tuple[int, ...]
-    floor: tuple[int, ...]
-    drop_full: tuple[int, ...]  # bytes one more dropped top level saves, fully resident
-    drop_floor: tuple[int, ...]  # … and off the streaming floor
-    groups: tuple[tuple[str, tuple[int, ...]], ...]
-    member_groups: tuple[tuple[int, ...], ...]
-    by_size: tuple[tuple[int, int], ...]  # (alloc, index), largest first
-    group_full: tuple[int, ...]  # per group: what dropping its top level saves, fully resident
-    group_floor: tuple[int, ...]  # … and off the streaming floor
+    kind: str
+    value: str
+    before: str
+    tier: int
+    target: int  # the state it leads to
+    d_full: int  # bytes saved fully resident
+    d_floor: int  # bytes saved off the streaming floor
 
 
-def _search_base(inputs: BudgetInputs, model: str, keep: int) -> _SearchBase:
+class _Scene(NamedTuple):
+    """The scene-wide part of a search state (after some steps)."""
+
+    full: int  # textures fully resident
+    floor: int  # streaming floor
+    pool: int | None  # streaming pool; None = no streaming (textures count ``full``)
+    compaction: int  # what BLAS compaction would still save
+    upscaler: str
+    rt_bytes: int  # render targets at that upscaler
+
+
+class _Registry:
+    """The texture states of one inputs, shared by every search over them.
+
+    Textures in the same state — format, size, levels, tier drop, role, opaque, streamed —
+    have the same changes with the same savings, so the search works on states ("classes")
+    and counts how many textures are in each: a scene of 10,000 textures has a few dozen
+    states. Each state's changes are found once, when a texture first enters it, and kept in
+    lists sorted by what they save (per preference tier; and one list of the one-level steps
+    the largest-first sequence picks from). The registry only grows; searches keep their own
+    counts."""
+
+    def __init__(self, inputs: BudgetInputs, settings: BudgetSettings, keep: int) -> None:
+        self.model, self.keep = settings.allocation_model, keep
+        self.family, self.min_cap = settings.fix_family, settings.fix_min_cap_size
+        self.index: dict[tuple, int] = {}
+        self.plans: list[TexturePlan] = []  # a plan in each state (its path is a member's)
+        self.opaque: list[bool] = []
+        self.known: list[bool] = []
+        self.alloc: list[int] = []
+        self.floor: list[int] = []
+        self.dfull: list[int] = []  # what dropping one more top level saves, fully resident
+        self.dfloor: list[int] = []  # … and off the streaming floor
+        self.drop_to: list[int | None] = []  # state after that drop (-1 = not looked up yet)
+        self.cands: list[tuple[_Cand, ...]] = []
+        self.active: list[bool] = []
+        self.by_tier: list[list[tuple[int, int, int, int]]] = [[] for _ in TIERS]  # (bound, kind, state, cand)
+        self.one_level: list[tuple[int, int, int, int, int]] = []  # (-bound, tier, kind, state, cand)
+
+        live = inputs.live
+        self.paths = tuple(c.plan.path for c in live)
+        floors = inputs.floors(keep, self.model) if keep else None
+        opaque = inputs.opaque
+        cls0: list[int] = []
+        members: dict[int, list[int]] = {}
+        known: dict[str, bool] = {}
+        index = self.index
+        for i, c in enumerate(live):
+            p = c.plan
+            f = p.gpu_format
+            if f not in known:
+                known[f] = formats.find(f) is not None
+            if not known[f]:  # counted as priced, never changed
+                cid = self._register(("unknown", i), p, False, False, c.allocated_bytes,
+                                     floors[i] if floors else c.allocated_bytes)
+            else:  # _ensure, with the common case inline (10,000 textures, a few dozen states)
+                o = p.path in opaque
+                ident = ((f, p.width, p.height, p.depth, p.levels, p.faces, p.layers, p.tier_drop),
+                         p.role, o, bool(keep) and p.streamed)
+                cid = index.get(ident)
+                if cid is None:
+                    cid = self._ensure(p, o)
+            cls0.append(cid)
+            if cid in members:
+                members[cid].append(i)
+            else:
+                members[cid] = [i]
+        self.cls0 = tuple(cls0)
+        self.base_count = {c: len(m) for c, m in members.items()}
+        for cid in members:
+            self.activate(cid)
+        self.groups = inputs.groups
+        member_groups: list[list[int]] = [[] for _ in live]
+        dfull, dfloor = self.dfull, self.dfloor
+        group_full, group_floor = [], []
+        for g, (_, ms) in enumerate(self.groups):
+            a = b = 0
+            for i in ms:
+                member_groups[i].append(g)
+                c = cls0[i]
+                a += dfull[c]
+                b += dfloor[c]
+            group_full.append(a)
+            group_floor.append(b)
+        self.member_groups: Sequence[Sequence[int]] = member_groups
+        self.group_full0, self.group_floor0 = tuple(group_full), tuple(group_floor)
+        self.full0 = inputs.texture_allocated_bytes
+        self.floor0 = sum(floors) if floors else self.full0
+
+    def _register(self, ident: tuple, plan: TexturePlan, opaque: bool, known: bool, alloc: int, floor: int,
+                  dfull: int = 0, dfloor: int = 0, drop_to: int | None = None) -> int:
+        cid = len(self.plans)
+        self.index[ident] = cid
+        self.plans.append(plan)
+        self.opaque.append(opaque)
+        self.known.append(known)
+        self.alloc.append(alloc)
+        self.floor.append(floor)
+        self.dfull.append(dfull)
+        self.dfloor.append(dfloor)
+        self.drop_to.append(drop_to)
+        self.cands.append(())
+        self.active.append(False)
+        return cid
+
+    def _ensure(self, plan: TexturePlan, opaque: bool) -> int:
+        """The state of a plan in a known format (registered on first sight)."""
+        streamed = bool(self.keep) and plan.streamed
+        key = _key(plan)
+        ident = (key, plan.role, opaque, streamed)
+        cid = self.index.get(ident)
+        if cid is not None:
+            return cid
+        keep = self.keep if streamed else 0
+        alloc, floor = _state(key, self.model, keep)
+        dropped = _dropped(key)
+        if dropped is None:
+            return self._register(ident, plan, opaque, True, alloc, floor)
+        a2, f2 = _state(dropped, self.model, keep)
+        return self._register(ident, plan, opaque, True, alloc, floor, alloc - a2, floor - f2, -1)
+
+    def drop_target(self, cid: int) -> int | None:
+        """The state after dropping one more top level (None: one level is left)."""
+        t = self.drop_to[cid]
+        if t == -1:
+            plan = self.plans[cid]
+            t = self._ensure(replace(plan, tier_drop=plan.tier_drop + 1), self.opaque[cid])
+            self.drop_to[cid] = t
+        return t
+
+    def activate(self, cid: int) -> None:
+        """A texture entered state ``cid``: find its changes (once) and list them."""
+        if self.active[cid]:
+            return
+        self.active[cid] = True
+        if not self.known[cid]:
+            return
+        plan, opaque = self.plans[cid], self.opaque[cid]
+        fmt = formats.get(plan.gpu_format)
+        options: list[tuple[str, str, str, int, bool]] = []  # kind, value, before, tier, one level
+        target = _compress_target(plan, fmt, opaque, self.family)
+        if target and formats.find(target) is not None:  # UI is kept uncompressed on purpose more often
+            options.append(("compress", target, fmt.name, TIER_REENCODE if plan.role == "ui" else TIER_NEUTRAL, True))
+        twin = _opaque_twin(plan, fmt, opaque, self.family)
+        if twin:
+            options.append(("bc1", twin[0], fmt.name, twin[1], True))
+        for n, size in enumerate(_cap_sizes(plan, self.min_cap)):
+            options.append(("cap", str(size), f"{plan.width}x{plan.height}", TIER_CAP, n == 0))
+        cands: list[_Cand] = []
+        for kind, value, before, tier, one in options:
+            t = self._ensure(apply_change(plan, kind, value), opaque)
+            d_full, d_floor = self.alloc[cid] - self.alloc[t], self.floor[cid] - self.floor[t]
+            bound = max(d_full, d_floor)
+            if bound <= 0:
+                continue
+            ci = len(cands)
+            cands.append(_Cand(kind, value, before, tier, t, d_full, d_floor))
+            bisect.insort(self.by_tier[tier], (bound, _KIND_ORDER[kind], cid, ci))
+            if one:
+                bisect.insort(self.one_level, (-bound, tier, _KIND_ORDER[kind], cid, ci))
+        self.cands[cid] = tuple(cands)
+
+
+def _registry(inputs: BudgetInputs, settings: BudgetSettings, keep: int) -> _Registry:
     cache = inputs._floors
-    ck = ("search", model, keep)
-    if ck in cache:
-        return cache[ck]  # type: ignore[return-value]
-    live = inputs.live
-    keys = tuple(_key(c.plan) for c in live)
-    alloc = tuple(c.allocated_bytes for c in live)
-    floor = inputs.floors(keep, model) if keep else alloc
-    drop_full, drop_floor = [], []
-    for c, k, a, f in zip(live, keys, alloc, floor, strict=True):
-        step = _drop_step(k, model, keep if c.plan.streamed else 0)
-        drop_full.append(a - step[1] if step else 0)
-        drop_floor.append(f - step[2] if step else 0)
-    member_groups: list[list[int]] = [[] for _ in live]
-    for g, (_, members) in enumerate(inputs.groups):
-        for i in members:
-            member_groups[i].append(g)
-    base = _SearchBase(
-        keys=keys, alloc=alloc, floor=tuple(floor), drop_full=tuple(drop_full),
-        drop_floor=tuple(drop_floor), groups=inputs.groups,
-        member_groups=tuple(tuple(m) for m in member_groups),
-        by_size=tuple(sorted(((a, i) for i, a in enumerate(alloc)), key=lambda x: (-x[0], x[1]))),
-        group_full=tuple(sum(drop_full[i] for i in m) for _, m in inputs.groups),
-        group_floor=tuple(sum(drop_floor[i] for i in m) for _, m in inputs.groups),
-    )
-    cache[ck] = base  # type: ignore[assignment]
-    return base
+    ck = ("fix-registry", settings.allocation_model, keep, settings.fix_family, settings.fix_min_cap_size)
+    if ck not in cache:
+        cache[ck] = _Registry(inputs, settings, keep)  # type: ignore[assignment]
+    return cache[ck]  # type: ignore[return-value]
+
+
+def _upscaler_bytes(scenario: Scenario, settings: BudgetSettings, preset: str) -> int:
+    return _targets(scenario, settings, upscaler=preset, render_scale=upscaler_scale(preset)).total_bytes
+
+
+def _later_upscalers(current: str, settings: BudgetSettings) -> tuple[str, ...]:
+    """The presets an upscaler fix may suggest after ``current`` (none with a custom scale)."""
+    if settings.render_scale is not None or current not in UPSCALER_STEPS:
+        return ()
+    return UPSCALER_STEPS[UPSCALER_STEPS.index(current) + 1:]
+
+
+def _saving(scene: _Scene, d_full: int, d_floor: int) -> int:
+    """What a texture change saves in a state: exact (streaming counts min(full, max(floor,
+    pool)), so a change may save less than its bytes there)."""
+    if scene.pool is None:
+        return d_full
+    return _counted(scene.full, scene.floor, scene.pool) - _counted(scene.full - d_full, scene.floor - d_floor, scene.pool)
+
+
+def _pool_saving(scene: _Scene) -> int:
+    """What lowering the streaming pool as far as the floor saves."""
+    if scene.pool is None:
+        return 0
+    return _counted(scene.full, scene.floor, scene.pool) - _counted(scene.full, scene.floor, min(scene.pool, scene.floor))
 
 
 class _Sequence:
-    """A greedy sequence of steps with running savings, extended on demand; each card takes
-    the shortest prefix that saves what it needs."""
+    """A largest-first sequence of steps, extended on demand: ``steps[k]`` is the step after
+    ``k`` others, ``states[k]`` the scene state before it. Every card's search replays it."""
 
+    reg: _Registry
+    tex: _LargestFirst  # the sequence that keeps the texture states after each step
+    settings: BudgetSettings
     steps: list[_Step]
-    saved: list[int]  # cumulative savings after each step
+    states: list[_Scene]
     done: bool
 
-    def next_step(self) -> _Step | None:  # pragma: no cover - abstract
+    def _next(self) -> _Step | None:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _extend(self) -> _Step | None:
-        step = self.next_step()
-        if step is not None:
-            self.steps.append(step)
-            self.saved.append((self.saved[-1] if self.saved else 0) + step.saves)
+    def step(self, k: int) -> _Step | None:
+        """Step ``k`` (extending the sequence), or None when no step saves anything more."""
+        while len(self.steps) <= k and not self.done:
+            if len(self.steps) >= self.settings.max_fix_steps or self._next() is None:
+                self.done = True
+        return self.steps[k] if k < len(self.steps) else None
+
+
+class _LargestFirst(_Sequence):
+    """Always the one-level change that saves the most now: compress or re-encode one
+    texture, cap one texture one power of two down, drop the top mip of one group, and with
+    ``scene`` changes on, BLAS compaction, the next upscaler preset, the pool down to the
+    floor. Changes are priced exactly against the current state. Keeps what each texture
+    step moved, so the texture states after any earlier step can be rebuilt."""
+
+    def __init__(self, reg: _Registry, settings: BudgetSettings, start: _Scene,
+                 scenario: Scenario | None = None, *, scene: bool = False) -> None:
+        self.reg, self.settings, self.scenario, self.scene = reg, settings, scenario, scene
+        self.tex = self
+        self.cls = list(reg.cls0)
+        self.count = dict(reg.base_count)
+        self.gfull, self.gfloor = list(reg.group_full0), list(reg.group_floor0)
+        self.moves: list[tuple[list[int], list[int]]] = []  # per texture step: (textures, new states)
+        self.snapshots: dict[int, list[int]] = {0: list(reg.cls0)}  # states after k texture steps
+        self.tex_steps = 0
+        self.steps, self.states, self.done = [], [start], False
+
+    # -- which texture of a state a change names
+    def states_at(self, tp: int) -> list[int]:
+        """Every texture's state after ``tp`` texture steps (rebuilt from the nearest kept
+        copy and the moves since; the last few are kept)."""
+        if tp == self.tex_steps:
+            return self.cls
+        if tp not in self.snapshots:
+            k = max(k for k in self.snapshots if k <= tp)
+            states = list(self.snapshots[k])
+            for textures, targets in self.moves[k:tp]:
+                for i, t in zip(textures, targets, strict=True):
+                    states[i] = t
+            if len(self.snapshots) > 8:
+                del self.snapshots[max(k for k in self.snapshots if k)]
+            self.snapshots[tp] = states
+        return self.snapshots[tp]
+
+    def member(self, cid: int, tp: int) -> int:
+        """The first texture (in scan order) in state ``cid`` after ``tp`` texture steps."""
+        return self.states_at(tp).index(cid)
+
+    # -- one step
+    def _next(self) -> _Step | None:
+        reg, scene = self.reg, self.states[-1]
+        best: tuple | None = None  # (-saving, tier, kind order, index), then what to do
+        pick: tuple = ()
+        count = self.count
+        for negb, tier, ko, cid, ci in reg.one_level:
+            if -negb <= 0 or (best is not None and -negb < -best[0]):
+                break
+            if count.get(cid, 0) <= 0:
+                continue
+            cand = reg.cands[cid][ci]
+            s = _saving(scene, cand.d_full, cand.d_floor)
+            key = (-s, tier, ko, cid)
+            if s > 0 and (best is None or key < best):
+                best, pick = key, ("texture", cid, cand)
+            if scene.pool is None and best is not None:
+                break  # exact savings are the sort keys: the first is the largest
+        for g in range(len(reg.groups)):
+            s = _saving(scene, self.gfull[g], self.gfloor[g])
+            key = (-s, TIER_GROUP, _KIND_ORDER["drop_mips"], g)
+            if s > 0 and (best is None or key < best):
+                best, pick = key, ("group", g)
+        if self.scene:
+            options = []
+            if scene.compaction > 0:
+                options.append(((-scene.compaction, TIER_NEUTRAL, _KIND_ORDER["compaction"], 0), ("compaction",)))
+            later = _later_upscalers(scene.upscaler, self.settings)
+            if later:
+                cost = _upscaler_bytes(self.scenario, self.settings, later[0])
+                options.append(((cost - scene.rt_bytes, TIER_UPSCALER, _KIND_ORDER["upscaler"], 0), ("upscaler", later[0], cost)))
+            pool = _pool_saving(scene)
+            if pool > 0:
+                options.append(((-pool, TIER_CAP, _KIND_ORDER["pool"], 0), ("pool",)))
+            for key, what in options:
+                if key[0] < 0 and (best is None or key < best):
+                    best, pick = key, what
+        if best is None:
+            return None
+        saving = -best[0]
+        kind = pick[0]
+        if kind == "texture":
+            _, cid, cand = pick
+            i = self.member(cid, self.tex_steps)
+            delta, scene = self._move(i, cid, cand.target, scene)
+            step = _Step(cand.kind, reg.paths[i], "", cand.value, saving, cand.before, delta=delta)
+        elif kind == "group":
+            g = pick[1]
+            delta, scene = self._drop_group(g, scene)
+            gkey = reg.groups[g][0]
+            step = _Step("drop_mips", _group_path(gkey), gkey, "1", saving, "", delta=delta)
+        elif kind == "compaction":
+            step = _Step("compaction", "", "", "on", saving, "off", estimate=True)
+            scene = scene._replace(compaction=0)
+        elif kind == "upscaler":
+            step = _Step("upscaler", "", "", pick[1], saving, scene.upscaler, estimate=True)
+            scene = scene._replace(upscaler=pick[1], rt_bytes=pick[2])
+        else:
+            target = min(scene.pool, scene.floor)
+            step = _Step("pool", "", "", str(target), saving, str(scene.pool))
+            scene = scene._replace(pool=target)
+        self.steps.append(step)
+        self.states.append(scene)
         return step
 
-    def fixes_for(self, card: str, need: int) -> tuple[list[Fix], int]:
-        """The merged fixes of the shortest prefix that saves ``need`` bytes (or every step
-        there is), and the bytes they save."""
-        n = next((k + 1 for k, s in enumerate(self.saved) if s >= need), None)
-        while n is None and not self.done:
-            if self._extend() is None:
-                self.done = True
-                break
-            if self.saved[-1] >= need:
-                n = len(self.steps)
-        steps = self.steps[: n if n is not None else len(self.steps)]
-        if steps and steps[-1].kind == "pool":  # a pool only needs to shrink as far as needed
-            last = steps[-1]
-            already = self.saved[len(steps) - 2] if len(steps) > 1 else 0
-            cut = min(last.saves, max(0, need - already))
-            steps = [*steps[:-1], replace(last, saves=cut, value=str(last.base - cut))]
-        return _merge(card, steps), sum(s.saves for s in steps)
+    def _move(self, i: int, c: int, t: int, scene: _Scene) -> tuple[_Delta, _Scene]:
+        """Texture ``i`` changes from state ``c`` to ``t``."""
+        reg = self.reg
+        reg.activate(t)
+        self.cls[i] = t
+        self.count[c] -= 1
+        self.count[t] = self.count.get(t, 0) + 1
+        df, dfl = reg.dfull[t] - reg.dfull[c], reg.dfloor[t] - reg.dfloor[c]
+        groups = {}
+        for h in reg.member_groups[i]:
+            self.gfull[h] += df
+            self.gfloor[h] += dfl
+            groups[h] = (df, dfl)
+        self.moves.append(([i], [t]))
+        self.tex_steps += 1
+        scene = scene._replace(full=scene.full + reg.alloc[t] - reg.alloc[c], floor=scene.floor + reg.floor[t] - reg.floor[c])
+        return _Delta({c: -1, t: 1}, groups), scene
 
-
-def _searcher(inputs: BudgetInputs, scenario: Scenario, settings: BudgetSettings,
-              targets_bytes: int, accel: AccelerationSummary | None) -> _Sequence:
-    """The fix sequence of a scenario. Without streaming, texture changes and scene-wide ones
-    (compaction, upscaler) do not change each other's savings, so one texture-only sequence
-    per inputs is shared by every scenario and merged with that scenario's few scene-wide
-    steps; with streaming (pool and floor couple them) each scenario searches on its own."""
-    if settings.streaming:
-        return _FixSearch(inputs, scenario, settings, targets_bytes, accel)
-    key = ("textures-only", settings.allocation_model, settings.fix_formats, settings.fix_min_cap_size, settings.max_fix_steps)
-    cache = inputs._floors
-    if key not in cache:
-        cache[key] = _FixSearch(inputs, scenario, settings, 0, None, scene_wide=False)  # type: ignore[assignment]
-    return _Merged(cache[key], scenario, settings, targets_bytes, accel)  # type: ignore[arg-type]
+    def _drop_group(self, g: int, scene: _Scene) -> tuple[_Delta, _Scene]:
+        """Drop one top level of every member of group ``g`` that has more than one (the hot
+        loop: per member a list lookup and a few updates)."""
+        reg = self.reg
+        cls, drop_to, dfull, dfloor = self.cls, reg.drop_to, reg.dfull, reg.dfloor
+        gfull, gfloor, member_groups = self.gfull, self.gfloor, reg.member_groups
+        old_full, old_floor = list(gfull), list(gfloor)
+        moved: dict[int, int] = {}
+        textures: list[int] = []
+        targets: list[int] = []
+        for i in reg.groups[g][1]:
+            c = cls[i]
+            t = drop_to[c]
+            if t == -1:
+                t = reg.drop_target(c)
+            if t is None:
+                continue
+            cls[i] = t
+            moved[c] = moved.get(c, 0) + 1
+            df, dfl = dfull[t] - dfull[c], dfloor[t] - dfloor[c]
+            if df or dfl:
+                for h in member_groups[i]:
+                    gfull[h] += df
+                    gfloor[h] += dfl
+            textures.append(i)
+            targets.append(t)
+        counts: dict[int, int] = {}
+        full, floor = scene.full, scene.floor
+        for c, n in moved.items():
+            t = drop_to[c]
+            reg.activate(t)
+            counts[c] = counts.get(c, 0) - n
+            counts[t] = counts.get(t, 0) + n
+            full += n * (reg.alloc[t] - reg.alloc[c])
+            floor += n * (reg.floor[t] - reg.floor[c])
+        for c, n in counts.items():
+            self.count[c] = self.count.get(c, 0) + n
+        groups = {h: (gfull[h] - old_full[h], gfloor[h] - old_floor[h])
+                  for h in range(len(gfull)) if gfull[h] != old_full[h] or gfloor[h] != old_floor[h]}
+        self.moves.append((textures, targets))
+        self.tex_steps += 1
+        return _Delta(counts, groups), scene._replace(full=full, floor=floor)
 
 
 class _Merged(_Sequence):
-    """A shared texture-only sequence merged with one scenario's scene-wide steps: at every
-    point the larger saving goes first."""
+    """Without streaming, texture changes and scene-wide ones (compaction, upscaler) do not
+    change each other's savings: one texture-only sequence per inputs is shared by every
+    scenario, merged here with one scenario's scene-wide steps, the larger saving first."""
 
-    def __init__(self, textures: _FixSearch, scenario: Scenario, settings: BudgetSettings,
-                 targets_bytes: int, accel: AccelerationSummary | None) -> None:
-        self.textures, self.scenario, self.settings = textures, scenario, settings
+    def __init__(self, tex: _LargestFirst, scenario: Scenario, settings: BudgetSettings,
+                 rt_bytes: int, compaction: int) -> None:
+        self.tex, self.reg, self.scenario, self.settings = tex, tex.reg, scenario, settings
         self.position = 0  # next step of the texture sequence
-        self.compaction = accel.compaction_saves_bytes if accel else 0
-        self.upscaler, self.rt_bytes = scenario.upscaler, targets_bytes
-        self.steps, self.saved, self.done = [], [], False
+        self.steps, self.done = [], False
+        self.states = [_Scene(0, 0, None, compaction, scenario.upscaler, rt_bytes)]
 
-    def _scene_wide(self) -> tuple[int, str, Any] | None:
-        options: list[tuple[int, str, Any]] = []
-        if self.compaction > 0:
-            options.append((self.compaction, "compaction", None))
-        nxt = _next_upscaler(self.upscaler)
-        if nxt is not None and self.settings.render_scale is None:
-            cost = _targets(self.scenario, self.settings, upscaler=nxt, render_scale=upscaler_scale(nxt)).total_bytes
-            if self.rt_bytes - cost > 0:
-                options.append((self.rt_bytes - cost, "upscaler", (nxt, cost)))
-        return max(options, key=lambda o: o[0]) if options else None
-
-    def next_step(self) -> _Step | None:
-        if len(self.steps) >= self.settings.max_fix_steps:
-            return None
-        tex = self.textures
-        if self.position >= len(tex.steps) and not tex.done and tex._extend() is None:
-            tex.done = True
-        texture_step = tex.steps[self.position] if self.position < len(tex.steps) else None
-        other = self._scene_wide()
+    def _next(self) -> _Step | None:
+        scene = self.states[-1]
+        texture_step = self.tex.step(self.position)
+        other = None
+        if scene.compaction > 0:
+            other = (scene.compaction, "compaction", None)
+        later = _later_upscalers(scene.upscaler, self.settings)
+        if later:
+            cost = _upscaler_bytes(self.scenario, self.settings, later[0])
+            if scene.rt_bytes - cost > 0 and (other is None or scene.rt_bytes - cost > other[0]):
+                other = (scene.rt_bytes - cost, "upscaler", (later[0], cost))
         if other is not None and (texture_step is None or other[0] > texture_step.saves):
             saving, kind, payload = other
             if kind == "compaction":
-                self.compaction = 0
-                return _Step("compaction", "", "", "on", saving, "off", estimate=True)
-            before = self.upscaler
-            self.upscaler, self.rt_bytes = payload
-            return _Step("upscaler", "", "", payload[0], saving, before, estimate=True)
-        if texture_step is not None:
+                step = _Step("compaction", "", "", "on", saving, "off", estimate=True)
+                scene = scene._replace(compaction=0)
+            else:
+                step = _Step("upscaler", "", "", payload[0], saving, scene.upscaler, estimate=True)
+                scene = scene._replace(upscaler=payload[0], rt_bytes=payload[1])
+        elif texture_step is not None:
             self.position += 1
-        return texture_step
-
-
-class _FixSearch(_Sequence):
-    """The greedy sequence of one scenario, extended lazily (lazy greedy: every entry carries
-    an upper bound of its saving, is re-priced exactly when it reaches the top, and is applied
-    only if it still beats the next bound). Textures enter as placeholders bounded by their
-    bytes, largest first, and are expanded into concrete changes only when reached; group
-    savings are kept as running sums, so 10,000 textures cost little."""
-
-    def __init__(self, inputs: BudgetInputs, scenario: Scenario, settings: BudgetSettings,
-                 targets_bytes: int, accel: AccelerationSummary | None, *, scene_wide: bool = True) -> None:
-        self.inputs, self.scenario, self.settings = inputs, scenario, settings
-        self.model = settings.allocation_model
-        self.streaming = settings.streaming
-        self.keep = settings.streaming_min_resident_levels if self.streaming else 0
-        base = _search_base(inputs, self.model, self.keep)
-        self.base = base
-        live = inputs.live
-        self.plans = [c.plan for c in live]
-        self.keys = list(base.keys)
-        self.alloc = list(base.alloc)
-        self.floors = list(base.floor)
-        self.drop_full = list(base.drop_full)
-        self.drop_floor = list(base.drop_floor)
-        self.version = [0] * len(live)
-        self.group_full = list(base.group_full)
-        self.group_floor = list(base.group_floor)
-        self.full = inputs.texture_allocated_bytes
-        self.floor = sum(self.floors)
-        self.pool = settings.pool_bytes if self.streaming else None
-        self.rt_bytes = targets_bytes
-        self.upscaler = scenario.upscaler
-        self.compaction = accel.compaction_saves_bytes if accel else 0
-        self.steps: list[_Step] = []
-        self.saved: list[int] = []  # cumulative savings after each step
-        self.heap: list[tuple[int, int, str, Any]] = []
-        self.parked: list[tuple[int, str, Any]] = []
-        self.next_placeholder = 0  # position in base.by_size
-        self.pool_version = 0
-        self.seq = 0
-        self.done = False
-        for g in range(len(base.groups)):
-            self._push(max(self.group_full[g], self.group_floor[g]), "group", g)
-        if not scene_wide:
-            return
-        if self.compaction:
-            self._push(self.compaction, "compaction", None)
-        self._push_upscaler()
-        if self.streaming:
-            self._push(self._counted(), "pool", 0)
-
-    # -- bookkeeping
-    def _push(self, bound: int, kind: str, payload: Any) -> None:
-        self.seq += 1
-        heapq.heappush(self.heap, (-bound, self.seq, kind, payload))
-
-    def _push_upscaler(self) -> None:
-        nxt = _next_upscaler(self.upscaler)
-        if nxt is not None and self.settings.render_scale is None:
-            self._push(self.rt_bytes, "upscaler", nxt)
-
-    def _counted(self, full: int | None = None, floor: int | None = None, pool: Any = False) -> int:
-        return _counted(self.full if full is None else full, self.floor if floor is None else floor,
-                        self.pool if pool is False else pool)
-
-    def _saving(self, d_full: int, d_floor: int) -> int:
-        return self._counted() - self._counted(self.full - d_full, self.floor - d_floor)
-
-    def _texture_state(self, i: int, key: tuple) -> tuple[int, int]:
-        return _state(key, self.model, self.keep if self.plans[i].streamed else 0)
-
-    def _plan(self, i: int) -> TexturePlan:
-        """Texture ``i``'s plan in its current state (group drops only move the key)."""
-        plan, k = self.plans[i], self.keys[i]
-        if _key(plan) != k:
-            plan = replace(plan, gpu_format=k[0], width=k[1], height=k[2], depth=k[3], levels=k[4], tier_drop=k[7])
-            self.plans[i] = plan
-        return plan
-
-    def _candidates(self, i: int) -> list[tuple[str, str, str]]:
-        """(kind, value, before) of the concrete changes for texture ``i``."""
-        plan = self._plan(i)
-        fmt = formats.find(plan.gpu_format)
-        if fmt is None:
-            return []
-        out = []
-        opaque = plan.path in self.inputs.opaque
-        target = _compress_target(plan, fmt, opaque, self.settings.fix_formats)
-        if target and formats.find(target) is not None:
-            out.append(("compress", target, fmt.name))
-        if fmt.family == "bc3" and opaque and self.settings.fix_formats == "bc":
-            out.append(("bc1", "BC1_RGB_SRGB" if fmt.srgb else "BC1_RGB_UNORM", fmt.name))
-        size = _cap_size(plan, self.settings.fix_min_cap_size)
-        if size:
-            out.append(("cap", str(size), f"{plan.width}x{plan.height}"))
-        return out
-
-    # -- applying a texture change
-    def _set_texture(self, i: int, plan: TexturePlan, alloc: int, floor: int) -> None:
-        self.full += alloc - self.alloc[i]
-        self.floor += floor - self.floors[i]
-        self.plans[i], self.keys[i], self.alloc[i], self.floors[i] = plan, _key(plan), alloc, floor
-        d = _dropped(self.keys[i])
-        if d is None:
-            df = dfl = 0
+            step = texture_step
         else:
-            na, nf = self._texture_state(i, d)
-            df, dfl = alloc - na, floor - nf
-        for g in self.base.member_groups[i]:
-            self.group_full[g] += df - self.drop_full[i]
-            self.group_floor[g] += dfl - self.drop_floor[i]
-        self.drop_full[i], self.drop_floor[i] = df, dfl
-        self.version[i] += 1
-        self._push(alloc, "tex", (i, self.version[i]))
-
-    # -- one entry re-priced against the current state: (saving, apply) or None when stale
-    def _evaluate(self, kind: str, payload: Any) -> tuple[int, Callable[[], _Step]] | None:
-        if kind == "texfix":
-            i, ver, fkind, value, before = payload
-            if ver != self.version[i]:
-                return None
-            new = apply_change(self._plan(i), fkind, value)
-            alloc, floor = self._texture_state(i, _key(new))
-            saving = self._saving(self.alloc[i] - alloc, self.floors[i] - floor)
-
-            def apply_texture() -> _Step:
-                path = new.path
-                self._set_texture(i, new, alloc, floor)
-                return _Step(fkind, path, "", value, saving, before)
-            return saving, apply_texture
-        if kind == "group":
-            g = payload
-            saving = self._saving(self.group_full[g], self.group_floor[g])
-            key, members = self.base.groups[g]
-
-            def apply_group() -> _Step:
-                self._drop_members(members)
-                self._push(max(self.group_full[g], self.group_floor[g]), "group", g)
-                folder = key.split(":", 1)[1]
-                path = "" if key.startswith("role:") else (f"{folder}/*" if folder else "*")
-                return _Step("drop_mips", path, key, "1", saving, "")
-            return saving, apply_group
-        if kind == "compaction":
-            saving = self.compaction
-
-            def apply_compaction() -> _Step:
-                self.compaction = 0
-                return _Step("compaction", "", "", "on", saving, "off", estimate=True)
-            return saving, apply_compaction
-        if kind == "upscaler":
-            nxt = payload
-            if nxt != _next_upscaler(self.upscaler):
-                return None
-            cost = _targets(self.scenario, self.settings, upscaler=nxt, render_scale=upscaler_scale(nxt)).total_bytes
-            saving = self.rt_bytes - cost
-
-            def apply_upscaler() -> _Step:
-                before = self.upscaler
-                self.upscaler, self.rt_bytes = nxt, cost
-                self._push_upscaler()
-                return _Step("upscaler", "", "", nxt, saving, before, estimate=True)
-            return saving, apply_upscaler
-        if kind == "pool":
-            if self.pool is None or payload != self.pool_version:
-                return None
-            target = min(self.pool, self.floor)
-            base = self._counted()
-            saving = base - self._counted(pool=target)
-
-            def apply_pool() -> _Step:
-                before = self.pool
-                self.pool = target
-                return _Step("pool", "", "", str(target), saving, str(before), base=base)
-            return saving, apply_pool
-        raise AssertionError(kind)  # pragma: no cover
-
-    def _drop_members(self, members: Sequence[int]) -> None:
-        """Drop one top level of every member that has more than one (the hot loop of a
-        group fix: per member a cached transition and a few list updates)."""
-        keys, alloc, floors, version = self.keys, self.alloc, self.floors, self.version
-        drop_full, drop_floor, group_full, group_floor = self.drop_full, self.drop_floor, self.group_full, self.group_floor
-        member_groups, plans, model, keep, heap = self.base.member_groups, self.plans, self.model, self.keep, self.heap
-        d_full = d_floor = 0
-        for i in members:
-            step = _drop_step(keys[i], model, keep if plans[i].streamed else 0)
-            if step is None:
-                continue
-            k, a, f, df, dfl = step
-            d_full += a - alloc[i]
-            d_floor += f - floors[i]
-            keys[i], alloc[i], floors[i] = k, a, f
-            for g in member_groups[i]:
-                group_full[g] += df - drop_full[i]
-                group_floor[g] += dfl - drop_floor[i]
-            drop_full[i], drop_floor[i] = df, dfl
-            version[i] += 1
-            self.seq += 1
-            heapq.heappush(heap, (-a, self.seq, "tex", (i, version[i])))
-        self.full += d_full
-        self.floor += d_floor
-
-    def _expand(self, i: int) -> None:
-        """Texture ``i`` reached the top: push its concrete changes with exact bounds."""
-        for fkind, value, before in self._candidates(i):
-            alloc, floor = self._texture_state(i, _key(apply_change(self._plan(i), fkind, value)))
-            bound = max(self.alloc[i] - alloc, self.floors[i] - floor)
-            if bound > 0:
-                self._push(bound, "texfix", (i, self.version[i], fkind, value, before))
-
-    def _pop(self) -> tuple[int, str, Any] | None:
-        by_size = self.base.by_size
-        while self.next_placeholder < len(by_size):
-            bound, i = by_size[self.next_placeholder]
-            if self.heap and -self.heap[0][0] > bound:
-                break
-            self.next_placeholder += 1
-            if self.version[i] == 0:  # else a fresher placeholder is in the heap
-                return bound, "tex", (i, 0)
-        if not self.heap:
             return None
-        neg, _, kind, payload = heapq.heappop(self.heap)
-        return -neg, kind, payload
-
-    def _top_bound(self) -> int:
-        top = -self.heap[0][0] if self.heap else 0
-        if self.next_placeholder < len(self.base.by_size):
-            top = max(top, self.base.by_size[self.next_placeholder][0])
-        return top
-
-    def next_step(self) -> _Step | None:
-        while len(self.steps) < self.settings.max_fix_steps:
-            item = self._pop()
-            if item is None:
-                return None
-            bound, kind, payload = item
-            if kind == "tex":
-                i, ver = payload
-                if ver == self.version[i]:
-                    self._expand(i)
-                continue
-            result = self._evaluate(kind, payload)
-            if result is None:
-                continue
-            saving, apply = result
-            if saving <= 0:
-                if self.streaming:  # may pay once the pool or the floor moves
-                    self.parked.append((bound, kind, payload))
-                continue
-            if saving < self._top_bound():
-                self._push(saving, kind, payload)
-                continue
-            step = apply()
-            if self.streaming:
-                for entry in self.parked:
-                    self._push(*entry)
-                self.parked.clear()
-                self.pool_version += 1
-                self._push(self._counted(), "pool", self.pool_version)
-            return step
-        return None
+        self.steps.append(step)
+        self.states.append(scene)
+        return step
 
 
-def _next_upscaler(current: str) -> str | None:
-    if current in UPSCALER_STEPS and current != UPSCALER_STEPS[-1]:
-        return UPSCALER_STEPS[UPSCALER_STEPS.index(current) + 1]
+def _sequence(inputs: BudgetInputs, scenario: Scenario, settings: BudgetSettings,
+              targets_bytes: int, accel: AccelerationSummary | None) -> _Sequence:
+    """The largest-first sequence of a scenario (shared texture part without streaming; with
+    streaming, pool and floor couple every change, so each scenario has its own)."""
+    compaction = accel.compaction_saves_bytes if accel else 0
+    if settings.streaming:
+        reg = _registry(inputs, settings, settings.streaming_min_resident_levels)
+        start = _Scene(reg.full0, reg.floor0, settings.pool_bytes, compaction, scenario.upscaler, targets_bytes)
+        return _LargestFirst(reg, settings, start, scenario, scene=True)
+    reg = _registry(inputs, settings, 0)
+    cache = inputs._floors
+    ck = ("fix-textures", settings.allocation_model, settings.fix_family, settings.fix_min_cap_size, settings.max_fix_steps)
+    if ck not in cache:
+        cache[ck] = _LargestFirst(reg, settings, _Scene(reg.full0, reg.floor0, None, 0, "", 0))  # type: ignore[assignment]
+    return _Merged(cache[ck], scenario, settings, targets_bytes, compaction)  # type: ignore[arg-type]
+
+
+def _cover(seq: _Sequence, scenario: Scenario, R: int, scene: _Scene, count: Callable[[int], int],
+           gfull: Sequence[int], gfloor: Sequence[int], tp: int) -> _Step | None:
+    """The single change that saves at least ``R`` in this state, or None: of the lowest
+    preference tier that has one, the one that saves least (ties: kind order, then scan or
+    group order)."""
+    reg, settings = seq.reg, seq.settings
+    for tier in TIERS:
+        best: tuple | None = None  # (saving, kind order, index), what
+        pick: tuple = ()
+        entries = reg.by_tier[tier]
+        for j in range(bisect.bisect_left(entries, (R,)), len(entries)):
+            _, ko, cid, ci = entries[j]
+            if count(cid) <= 0:
+                continue
+            cand = reg.cands[cid][ci]
+            s = _saving(scene, cand.d_full, cand.d_floor)
+            if s >= R and (best is None or (s, ko, cid) < best):
+                best, pick = (s, ko, cid), ("texture", cid, cand)
+                if scene.pool is None:
+                    break  # exact savings are the sort keys: the first that covers is the smallest
+        if tier == TIER_NEUTRAL and scene.compaction >= R:
+            key = (scene.compaction, _KIND_ORDER["compaction"], 0)
+            if best is None or key < best:
+                best, pick = key, ("compaction",)
+        if tier == TIER_CAP and _pool_saving(scene) >= R:  # the pool goes down exactly as far as needed
+            key = (R, _KIND_ORDER["pool"], 0)
+            if best is None or key < best:
+                best, pick = key, ("pool",)
+        if tier == TIER_GROUP:
+            for g in range(len(reg.groups)):
+                s = _saving(scene, gfull[g], gfloor[g])
+                key = (s, _KIND_ORDER["drop_mips"], g)
+                if s >= R and (best is None or key < best):
+                    best, pick = key, ("group", g)
+        if tier == TIER_UPSCALER:
+            for n, preset in enumerate(_later_upscalers(scene.upscaler, settings)):
+                s = scene.rt_bytes - _upscaler_bytes(scenario, settings, preset)
+                key = (s, _KIND_ORDER["upscaler"], n)
+                if s >= R and (best is None or key < best):
+                    best, pick = key, ("upscaler", preset)
+        if best is None:
+            continue
+        saving, kind = best[0], pick[0]
+        if kind == "texture":
+            _, cid, cand = pick
+            i = seq.tex.member(cid, tp)
+            return _Step(cand.kind, reg.paths[i], "", cand.value, saving, cand.before)
+        if kind == "group":
+            gkey = reg.groups[pick[1]][0]
+            return _Step("drop_mips", _group_path(gkey), gkey, "1", saving, "")
+        if kind == "compaction":
+            return _Step("compaction", "", "", "on", saving, "off", estimate=True)
+        if kind == "pool":
+            counted = _counted(scene.full, scene.floor, scene.pool)
+            return _Step("pool", "", "", str(counted - R), R, str(scene.pool))
+        return _Step("upscaler", "", "", pick[1], saving, scene.upscaler, estimate=True)
     return None
+
+
+def _steps_for(seq: _Sequence, scenario: Scenario, need: int) -> list[_Step]:
+    """A card's steps: walking the largest-first sequence, at every point the smallest single
+    change that covers what is still needed (preferring quality-neutral ones) ends the
+    search; until one does, the largest step is taken. All the steps there are when even
+    they are not enough."""
+    reg = seq.reg
+    base, delta = reg.base_count, {}
+    gfull, gfloor = list(reg.group_full0), list(reg.group_floor0)
+
+    def count(cid: int) -> int:
+        return base.get(cid, 0) + delta.get(cid, 0)
+
+    k = tp = saved = 0
+    while k < seq.settings.max_fix_steps and saved < need:
+        cover = _cover(seq, scenario, need - saved, seq.states[k], count, gfull, gfloor, tp)
+        if cover is not None:
+            return [*seq.steps[:k], cover]
+        step = seq.step(k)
+        if step is None:
+            break
+        if step.delta is not None:
+            for c, n in step.delta.counts.items():
+                delta[c] = delta.get(c, 0) + n
+            for h, (a, b) in step.delta.groups.items():
+                gfull[h] += a
+                gfloor[h] += b
+            tp += 1
+        saved += step.saves
+        k += 1
+    return seq.steps[:k]
 
 
 def _merge(card: str, steps: Sequence[_Step]) -> list[Fix]:
@@ -1224,6 +1452,17 @@ def _merge(card: str, steps: Sequence[_Step]) -> list[Fix]:
             estimate=any(s.estimate for s in group_steps),
         ))
     return out
+
+
+def _card_fixes(inputs: BudgetInputs, scenario: Scenario, settings: BudgetSettings,
+               needs: Mapping[str, int], targets_bytes: int | None = None,
+               accel: AccelerationSummary | None = None) -> dict[str, list[Fix]]:
+    """The fixes for each card of ``needs`` (card id → bytes it must save); what ``assess``
+    attaches to a scenario. ``targets_bytes`` None = priced here."""
+    if targets_bytes is None:
+        targets_bytes = _targets(scenario, settings).total_bytes
+    seq = _sequence(inputs, scenario, settings, targets_bytes, accel)
+    return {card: _merge(card, _steps_for(seq, scenario, need)) for card, need in needs.items()}
 
 
 def apply_fixes(inputs: BudgetInputs, scenario: Scenario, settings: BudgetSettings,
@@ -1243,7 +1482,8 @@ def apply_fixes(inputs: BudgetInputs, scenario: Scenario, settings: BudgetSettin
             changed[i] = apply_change(changed.get(i, live[i].plan), fix.kind, fix.value)
         elif fix.kind == "drop_mips":
             for i in groups[fix.group]:
-                changed[i] = apply_change(changed.get(i, live[i].plan), "drop_mips", fix.value)
+                if formats.find(live[i].plan.gpu_format) is not None:  # an unknown format is never re-priced
+                    changed[i] = apply_change(changed.get(i, live[i].plan), "drop_mips", fix.value)
         elif fix.kind == "compaction":
             a = accel[scenario.rt]
             saves = a.compaction_saves_bytes

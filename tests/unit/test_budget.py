@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import replace
 from types import SimpleNamespace
@@ -298,15 +299,19 @@ def test_compress_uncompressed_by_role():
     total = price_targets("deferred", 1920, 1080).total_bytes + 3 * rgba
     s = settings(headroom_fraction=0.0, fix_min_cap_size=8192)  # no caps: only compression
     _, fixes = check_fixes_work(inputs, s, "test", [card(total - 40 * MIB)])
+    # 40 MiB to go: BC5 for the normal map (48 MiB) and BC1 for the opaque wall (56 MiB) both
+    # cover it; the smaller saving wins (least overshoot)
     assert [(f.path, f.kind, f.value, f.saves_bytes) for f in fixes] == [
-        ("env/wall.png", "compress", "BC1_RGB_SRGB", rgba - rgba // 8)]  # opaque albedo: BC1
-    assert fixes[0].action == "compress R8G8B8A8_SRGB to BC1_RGB_SRGB"
-    # all three when more is needed: BC7 for the UI (never BC1), BC5 for the normal map
+        ("env/rock_n.png", "compress", "BC5_UNORM", rgba - rgba // 4)]
+    assert fixes[0].action == "compress R8G8B8A8_UNORM to BC5_UNORM"
+    # 150 MiB: no single change covers it. The largest first (the wall as BC1: 56 MiB), then
+    # the normal (48 MiB; the UI atlas saves as much, but compressing UI is less preferred);
+    # the 46 MiB left are covered by the UI atlas as BC7 (never BC1 for UI)
     _, fixes2 = check_fixes_work(inputs, s, "test", [card(total - 150 * MIB)])
     assert [(f.path, f.kind, f.value, f.saves_bytes) for f in fixes2] == [
         ("env/wall.png", "compress", "BC1_RGB_SRGB", rgba - rgba // 8),
-        ("ui/atlas.png", "compress", "BC7_SRGB", rgba - rgba // 4),
         ("env/rock_n.png", "compress", "BC5_UNORM", rgba - rgba // 4),
+        ("ui/atlas.png", "compress", "BC7_SRGB", rgba - rgba // 4),
     ]
 
 
@@ -319,22 +324,27 @@ def test_bc1_for_opaque_bc3_and_cap():
     before, fixes = check_fixes_work(inputs, s, "test", [card(total - 1)])  # one byte over
     assert before.cards[0].free_bytes == -1 and before.cards[0].verdict == "over"
     cap = ALLOC_8K - align(chain_bytes(4096, 4096, 16), 64 * KIB)
-    assert [(f.kind, f.path, f.value, f.saves_bytes) for f in fixes] == [("cap", "hero/skin.dds", "4096", cap)]
-    assert fixes[0].action == "cap to 4096 (was 8192x8192)"
-    # more need. Greedy by bytes: cap to 4096 (64 MiB), quality upscaler (23.5 MB at 1080p),
-    # cap on to 2048 (16 MiB), balanced (9.3 MB), performance (8.2 MB), then BC3 → BC1 (704 KiB);
-    # the steps on one target merge into one fix
-    rt = [price_targets("deferred", 1920, 1080, upscaler=u).total_bytes for u in ("native", "quality", "balanced", "performance")]
-    ups = [a - b for a, b in zip(rt, rt[1:])]
-    to_2048 = ALLOC_8K - align(chain_bytes(2048, 2048, 16), 64 * KIB)
     bc1 = bc3.allocated_bytes - align(chain_bytes(1024, 1024, 8), 64 * KIB)
+    # BC1 for the opaque BC3 (704 KiB, quality-neutral) beats the 64 MiB cap
+    assert [(f.kind, f.path, f.value, f.saves_bytes) for f in fixes] == [("bc1", "props/crate.dds", "BC1_RGB_SRGB", bc1)]
+    assert fixes[0].action == "use BC1_RGB_SRGB for this opaque BC3_SRGB texture"
+    # 64 MiB to go: the cap covers it, BC1 does not
+    _, fixes1 = check_fixes_work(inputs, s, "test", [card(total - cap)])
+    assert [(f.kind, f.path, f.value, f.saves_bytes) for f in fixes1] == [("cap", "hero/skin.dds", "4096", cap)]
+    assert fixes1[0].action == "cap to 4096 (was 8192x8192)"
+    # more need than any single change: the largest step each time — cap to 4096 (64 MiB),
+    # quality upscaler (23.5 MB at 1080p), cap on to 2048 (16 MiB), balanced (9.3 MB),
+    # performance (8.2 MB) — and the last byte is covered by BC3 → BC1 (704 KiB); the steps
+    # on one target merge into one fix
+    rt = [price_targets("deferred", 1920, 1080, upscaler=u).total_bytes for u in ("native", "quality", "balanced", "performance")]
+    ups = [a - b for a, b in itertools.pairwise(rt)]
+    to_2048 = ALLOC_8K - align(chain_bytes(2048, 2048, 16), 64 * KIB)
     assert (cap, ups, to_2048 - cap, bc1) == (67_108_864, [23_469_487, 9_313_050, 8_165_585], 16_777_216, 720_896)
     _, fixes2 = check_fixes_work(inputs, s, "test", [card(total - to_2048 - sum(ups) - 1)])
     assert [(f.kind, f.path, f.value, f.saves_bytes) for f in fixes2] == [
         ("cap", "hero/skin.dds", "2048", to_2048), ("upscaler", "", "performance", sum(ups)),
         ("bc1", "props/crate.dds", "BC1_RGB_SRGB", bc1)]
     assert fixes2[1].action == "render at the upscaler's performance preset (was native; working set is an estimate)"
-    assert next(f for f in fixes2 if f.kind == "bc1").action == "use BC1_RGB_SRGB for this opaque BC3_SRGB texture"
     assert next(f for f in fixes2 if f.kind == "cap").action == "cap to 2048 (was 8192x8192)"
 
 
@@ -346,17 +356,20 @@ def test_compaction_and_upscaler_fixes():
     assert acc.compaction_saves_bytes == 104_000_512 - 52_000_256
     total = native + acc.total_bytes
     s = B.BudgetSettings(resolutions=("4k",), rt=("nvidia",), headroom_fraction=0.0)
+    # one byte over: compaction (quality-neutral) covers it, though the upscaler saves more
     _, fixes = check_fixes_work(inputs, s, "test", [card(total - 1)])
-    # the upscaler saves more than compaction at 4K: it goes first and is enough
+    assert [(f.kind, f.value, f.saves_bytes, f.estimate) for f in fixes] == [("compaction", "on", 52_000_256, True)]
+    assert fixes[0].action == "turn on BLAS compaction (estimate)"
+    # one byte more than compaction saves: the smallest upscaler step that covers it
+    _, fixes1 = check_fixes_work(inputs, s, "test", [card(total - 52_000_256 - 1)])
     assert native - quality > 52_000_256
-    assert [(f.kind, f.value, f.saves_bytes, f.estimate) for f in fixes] == [("upscaler", "quality", native - quality, True)]
-    # quality 342.9 MB, balanced 80.5 MB, performance 67.9 MB all beat compaction (52 MB);
-    # need more than all three and compaction follows
+    assert [(f.kind, f.value, f.saves_bytes, f.estimate) for f in fixes1] == [("upscaler", "quality", native - quality, True)]
+    # one byte more than performance saves: quality 342.9 MB, balanced 80.5 MB, performance
+    # 67.9 MB each save more than compaction (52 MB) and go first; compaction covers the rest
     performance = price_targets("deferred", 3840, 2160, rt=True, upscaler="performance").total_bytes
     _, fixes2 = check_fixes_work(inputs, s, "test", [card(total - (native - performance) - 1)])
     assert [(f.kind, f.value, f.saves_bytes) for f in fixes2] == [
         ("upscaler", "performance", native - performance), ("compaction", "on", 52_000_256)]
-    assert fixes2[1].action == "turn on BLAS compaction (estimate)"
 
 
 def test_no_fixes_when_nothing_helps_and_when_disabled():
