@@ -80,20 +80,27 @@ def top_assets(report: Report, n: int = 10) -> list[str]:
 
 
 def fixes_section(scenarios: Sequence[ScenarioResult]) -> list[str]:
-    lines: list[str] = []
+    """The fixes of every over or tight cell; cells of one card with the same fixes are
+    listed together."""
+    groups: dict[tuple, list[tuple[ScenarioResult, object]]] = {}
     for s in scenarios:
-        over = [c for c in s.cards if c.verdict != "fits"]
-        for card in over:
-            fixes = [f for f in s.fixes if f.card == card.name]
-            if not fixes:
-                continue
-            saved = sum(f.saves_bytes for f in fixes)
-            lines.append(f"{scenario_label(s)} on {card.name} ({card.verdict}, {human_bytes(card.free_bytes, signed=True)} free):")
-            for f in fixes:
-                where = f" {f.path}" if f.path and f.path not in f.action else ""
-                lines.append(f"  - {f.action}{where}: saves {human_bytes(f.saves_bytes)}")
-            fits = card.free_bytes + saved >= card.headroom_bytes
-            lines.append(f"    together: {human_bytes(saved)}{' — enough to fit' if fits else ' — not enough on its own'}")
+        for card in s.cards:
+            fixes = tuple((f.action, f.path, f.saves_bytes) for f in s.fixes if f.card == card.name)
+            if card.verdict != "fits" and fixes:
+                groups.setdefault((card.name, fixes), []).append((s, card))
+    lines: list[str] = []
+    for (card_name, fixes), cells in groups.items():
+        verdicts = " / ".join(dict.fromkeys(c.verdict for _, c in cells))
+        frees = sorted(c.free_bytes for _, c in cells)
+        free = human_bytes(frees[0], signed=True) + ("" if frees[0] == frees[-1] else f" to {human_bytes(frees[-1], signed=True)}")
+        labels = ", ".join(scenario_label(s) for s, _ in cells)
+        lines.append(f"{card_name}, {labels} ({verdicts}, {free} free):")
+        for action, path, saves in fixes:
+            where = f" {path}" if path and path not in action else ""
+            lines.append(f"  - {action}{where}: saves {human_bytes(saves)}")
+        saved = sum(x[2] for x in fixes)
+        fits = all(c.free_bytes + saved >= c.headroom_bytes for _, c in cells)
+        lines.append(f"    together: {human_bytes(saved)}{' — enough to fit' if fits else ' — not enough on its own'}")
     return lines
 
 
