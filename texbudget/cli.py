@@ -247,7 +247,9 @@ def load_report(args: argparse.Namespace, paths: Sequence[str], *, missing_ok: b
     settings = _settings(args, config)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs {args.jobs}: must be 1 or more")
-    scan = read_scene(root, config, explicit, jobs=args.jobs, progress=_progress())
+    scan = read_scene(root, config, explicit, jobs=args.jobs, progress=_progress(), use_cache=not args.no_cache)
+    if scan.cache.status == "unavailable":
+        print(f"texbudget: note: running without the read cache: {scan.cache.reason}", file=sys.stderr)
     report = evaluate(scan, settings)
     if args.deep:
         from texbudget.pipeline import deep_findings
@@ -386,7 +388,7 @@ def cmd_tui(args: argparse.Namespace) -> int:
     settings = _settings(args, config)
     from texbudget.tui.app import run
 
-    return run(root, config, settings, explicit)
+    return run(root, config, settings, explicit, jobs=args.jobs, use_cache=not args.no_cache)
 
 
 def cmd_explain(args: argparse.Namespace) -> int:

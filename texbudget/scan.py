@@ -3,23 +3,73 @@ engine sidecar, and gather everything into one immutable ``Scan``.
 
 ``read_scene`` is the only function here the rest of texbudget calls; the TUI keeps the
 ``Scan`` it returns and re-runs ``pipeline.evaluate`` on it for every settings switch.
+
+How a file is read, cheaply:
+
+- One ``os.stat`` per file gives the size (readers never stat again) and the cache signature.
+- One ``read`` of the first ``PREFETCH_BYTES`` serves every header look of the readers; a file
+  no longer than that is served from memory entirely (``_Prefetched``), so most files are
+  opened once.
+- Engine sidecars (``.import`` / ``.meta``) are found from one listing per folder, so a
+  texture without one costs no extra ``stat``.
+- With a ``cache`` (``texbudget.cache.Cache``), files whose signature is unchanged are not
+  read at all; the rest are read and stored. After a whole-tree scan, entries of files that
+  are gone are pruned.
+- Cache misses are read in a process pool when there are at least ``POOL_MIN_FILES`` of them
+  and ``jobs`` > 1; below that a pool's start-up costs more than it saves (measured on a
+  2-core machine, see ``benchmarks/README.md``). Workers return each file's cache blob, which
+  the main process decodes (cheaper than pickling the objects back) and stores as is.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import io
 import os
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+import pickle
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
+from texbudget import cache as cache_mod
 from texbudget import policy
 from texbudget.config import Config
 from texbudget.discover import discover
 from texbudget.model import Finding, MeshFacts, ReadResult, SceneFacts, TextureFacts
-from texbudget.readers import read_path
+from texbudget.readers import Source, read_source
 
 Progress = Callable[[int, int], None]
+Reader = Callable[[tuple[Path, str]], tuple[str, ReadResult, object]]
+
+#: Bytes read up front for the readers' header looks (every fixed header fits; a small
+#: file fits whole). The raw-read baseline of the benchmarks reads 64 KiB.
+PREFETCH_BYTES = 64 * 1024
+#: Fewest cache misses worth a process pool (measured, benchmarks/README.md).
+POOL_MIN_FILES = 2000
+#: Files per task sent to a worker.
+POOL_CHUNK = 256
+#: Engine sidecars, in the order ``policy.read_engine_import`` prefers them.
+SIDECARS = (".import", ".meta")
+_SCENES = (".gltf", ".glb")
+#: A glTF's dependency paths; None: it cannot be cached; False: they were not looked for.
+_Deps = list[str] | bool | None
+
+
+@dataclass(frozen=True)
+class CacheStats:
+    """What the cache did in one ``read_scene``: ``status`` is "on", "off" (not asked for),
+    "unavailable" (asked for, but the folder cannot be written: ``reason`` says why) or
+    "rebuilt" (it was corrupt; a TB007 finding is in the scan)."""
+
+    status: str = "off"
+    hits: int = 0
+    misses: int = 0
+    stored: int = 0
+    pruned: int = 0
+    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -34,16 +84,180 @@ class Scan:
     engine: Mapping[str, policy.EngineImport] = field(default_factory=dict)
     files: tuple[str, ...] = ()
     skipped: int = 0
+    cache: CacheStats = field(default_factory=CacheStats, compare=False)
+
+
+# --- reading one file -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Prefetched(Source):
+    """A file on disk whose size and first bytes were read once; every look a reader takes
+    within them is served from memory, and a file that fits is never opened again."""
+
+    path: str = ""
+    known_size: int = 0
+    prefix: bytes = b""
+
+    @property
+    def abspath(self) -> Path:
+        return Path(self.path)
+
+    def size(self) -> int:
+        return self.known_size
+
+    def _whole(self) -> bool:
+        return len(self.prefix) >= self.known_size
+
+    def open(self) -> BinaryIO:
+        if self._whole():
+            return io.BytesIO(self.prefix)
+        return open(self.path, "rb")
+
+    def head(self, n: int) -> bytes:
+        if n <= len(self.prefix) or self._whole():
+            return self.prefix[:n]
+        with open(self.path, "rb") as f:
+            return f.read(n)
+
+
+def _read_file(root: Path, rel: str, sidecar: bool) -> tuple[ReadResult, object]:
+    """Read one file (and its engine sidecar when ``sidecar``): the registry's ``read_source``
+    on a prefetched source. A file that cannot be opened goes to the registry as is, which
+    turns the error into its finding."""
+    path = os.path.join(root, rel)
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            prefix = f.read(PREFETCH_BYTES)
+        src: Source = _Prefetched(rel=rel, root=root, path=path, known_size=size, prefix=prefix)
+    except OSError:
+        src = Source(rel=rel, root=root)
+    result = read_source(src)
+    engine = None
+    if sidecar and result.textures and "#" not in rel:
+        engine = policy.read_engine_import(root / rel, rel)
+    return result, engine
 
 
 def _read_one(args: tuple[Path, str]) -> tuple[str, ReadResult, object]:
-    """Read one file and, for a texture, the engine sidecar beside it."""
+    """Read one file and, for a texture, the engine sidecar beside it (the plain reader;
+    ``read_scene`` uses the same path with what it already knows)."""
     root, rel = args
-    result = read_path(root, rel)
-    engine = None
-    if result.textures and "#" not in rel:
-        engine = policy.read_engine_import(root / rel, rel)
+    result, engine = _read_file(root, rel, True)
     return rel, result, engine
+
+
+def _read_blobs(task: tuple[Path, list[tuple[str, bool]], Reader | None, bool]) -> list[tuple[str, bytes, _Deps]]:
+    """A pool task: read a chunk of files, each returned as its cache blob, with a glTF's
+    dependencies when ``want_deps`` (False where they were not looked for)."""
+    root, items, reader, want_deps = task
+    out: list[tuple[str, bytes, _Deps]] = []
+    for rel, sidecar in items:
+        if reader is None:
+            value = _read_file(root, rel, sidecar)
+        else:
+            _, result, engine = reader((root, rel))
+            value = (result, engine)
+        deps = _gltf_dependencies(root, rel, value) if want_deps and rel.lower().endswith(_SCENES) else False
+        out.append((rel, cache_mod.dumps(value), deps))
+    return out
+
+
+# --- what the file system says --------------------------------------------------------------
+
+
+class _Folders:
+    """Engine sidecars per folder, from one listing each: name -> stat of the sidecar."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.listed: dict[str, dict[str, os.stat_result | None]] = {}
+
+    def sidecars(self, rel: str) -> list[os.stat_result]:
+        folder, _, name = rel.rpartition("/")
+        names = self.listed.get(folder)
+        if names is None:
+            names = self.listed[folder] = self._list(folder)
+        out = []
+        for suffix in SIDECARS:
+            key = name + suffix
+            if key in names:
+                st = names[key]
+                if st is None:
+                    st = names[key] = _stat(os.path.join(self.root, folder, key))
+                if st is not None:
+                    out.append(st)
+        return out
+
+    def _list(self, folder: str) -> dict[str, os.stat_result | None]:
+        try:
+            with os.scandir(os.path.join(self.root, folder)) as it:
+                return {e.name: None for e in it if e.name.endswith(SIDECARS) and e.is_file()}
+        except OSError:
+            return {}
+
+
+def _stat(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
+
+
+def _gltf_dependencies(root: Path, rel: str, value: object) -> list[str] | None:
+    """Files a glTF's result depends on besides itself: its external buffers and images
+    (the reader checks their size and existence). None when the JSON cannot be read (then
+    the result is not cached: it may have depended on anything)."""
+    import json
+    import posixpath
+    import struct
+    from urllib.parse import unquote
+
+    path = os.path.join(root, rel)
+    try:
+        with open(path, "rb") as f:
+            if rel.lower().endswith(".glb"):
+                head = f.read(20)
+                if len(head) < 20 or head[:4] != b"glTF":
+                    return []
+                json_len = struct.unpack_from("<I", head, 12)[0]
+                if json_len > 64 * 1024 * 1024:
+                    return []
+                raw = f.read(json_len)
+            else:
+                raw = f.read(64 * 1024 * 1024 + 1)
+        doc = json.loads(raw)
+    except (OSError, ValueError, RecursionError, struct.error):
+        return [] if _broken(value) else None
+    if not isinstance(doc, dict):
+        return []
+    base = posixpath.dirname(rel)
+    deps: list[str] = []
+    for key in ("buffers", "images"):
+        items = doc.get(key)
+        if not isinstance(items, list):
+            continue
+        for item in items:
+            uri = item.get("uri") if isinstance(item, dict) else None
+            if not isinstance(uri, str) or uri.startswith("data:") or ":" in uri.split("/", 1)[0]:
+                continue
+            target = unquote(uri.split("#", 1)[0].split("?", 1)[0]).replace("\\", "/")
+            if not target or "\x00" in target or target.startswith("/"):
+                continue
+            dep = posixpath.normpath(posixpath.join(base, target))
+            if not dep.startswith("../") and dep not in ("..", "."):
+                deps.append(dep)
+    return sorted(set(deps))
+
+
+def _broken(value: object) -> bool:
+    """The file was refused outright (a result with findings only)."""
+    result = value[0] if isinstance(value, tuple) else None
+    return isinstance(result, ReadResult) and not (result.textures or result.meshes or result.scenes)
+
+
+# --- the scene ------------------------------------------------------------------------------
 
 
 def read_scene(
@@ -53,25 +267,197 @@ def read_scene(
     *,
     jobs: int | None = None,
     progress: Progress | None = None,
-    reader: Callable[[tuple[Path, str]], tuple[str, ReadResult, object]] = _read_one,
+    reader: Reader = _read_one,
+    cache: cache_mod.Cache | None = None,
+    use_cache: bool = False,
 ) -> Scan:
-    """Discover and read every asset under ``root`` (or just ``paths``)."""
+    """Discover and read every asset under ``root`` (or just ``paths``).
+
+    ``cache``: an open ``texbudget.cache.Cache`` of this root (the caller closes it), or
+    ``use_cache=True`` to open and close one here. The cache is used with the default
+    ``reader`` only: a custom reader's results are never stored. ``jobs``: worker processes
+    for cache misses (default: the number of cores); a pool is started only for
+    ``POOL_MIN_FILES`` misses or more. ``progress(done, total)`` is called as files are
+    read or found in the cache. ``Scan.cache`` says what the cache did.
+    """
+    root = Path(root)
+    if cache is None and use_cache:
+        with cache_mod.Cache.open(root) as opened:
+            return read_scene(root, config, paths, jobs=jobs, progress=progress, reader=reader, cache=opened)
     found = discover(root, config["scan.include"], config["scan.exclude"], paths)
     files = list(found.files)
-    results: list[tuple[str, ReadResult, object]] = []
-    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-    if jobs > 1 and len(files) >= 64:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for i, item in enumerate(pool.map(reader, [(root, f) for f in files], chunksize=32), 1):
-                results.append(item)
-                if progress:
-                    progress(i, len(files))
+    active = cache if reader is _read_one else None
+    before = active.counts() if active is not None else (0, 0, 0, 0)
+    job = _Job(root, active, reader, jobs, progress, len(files))
+    with _gc_paused():
+        values = job.read(files)
+        results = [(rel, *values[rel]) for rel in files]
+        scan = _combine(root, found, results, job)
+    if active is not None:
+        if paths is None:
+            active.prune(set(files) | job.followed)
+        notes = tuple(active.take_notes())
+        scan = Scan(
+            root=scan.root, textures=scan.textures, meshes=scan.meshes, scenes=scan.scenes,
+            findings=scan.findings + notes, engine=scan.engine, files=scan.files,
+            skipped=scan.skipped, cache=_stats(active, before, bool(notes)),
+        )
+    elif cache is not None:
+        scan = _with_stats(scan, CacheStats("off", reason="a custom reader was given; the cache is not used"))
+    return scan
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while facts are built: they hold no cycles, and the
+    collector's passes over tens of thousands of new objects cost about 20% of a warm read
+    (measured: 10k files from the cache, 0.25 s -> 0.20 s)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _stats(cache: cache_mod.Cache, before: tuple[int, int, int, int], rebuilt: bool) -> CacheStats:
+    """What the cache did in this call (its counters minus ``before``)."""
+    if not cache.usable:
+        status = "unavailable"
+    elif rebuilt:
+        status = "rebuilt"
     else:
-        for i, rel in enumerate(files, 1):
-            results.append(reader((root, rel)))
-            if progress:
-                progress(i, len(files))
-    return _combine(root, found, results, reader)
+        status = "on"
+    hits, misses, stored, pruned = (now - then for now, then in zip(cache.counts(), before, strict=True))
+    return CacheStats(status, hits, misses, stored, pruned, cache.reason)
+
+
+def _with_stats(scan: Scan, stats: CacheStats) -> Scan:
+    return Scan(root=scan.root, textures=scan.textures, meshes=scan.meshes, scenes=scan.scenes,
+                findings=scan.findings, engine=scan.engine, files=scan.files, skipped=scan.skipped,
+                cache=stats)
+
+
+class _Job:
+    """One ``read_scene``'s reading: cache lookups, the serial or pooled reads of misses,
+    storing what was read, and the progress count."""
+
+    def __init__(self, root: Path, cache: cache_mod.Cache | None, reader: Reader, jobs: int | None,
+                 progress: Progress | None, total: int) -> None:
+        self.root = root
+        self.root_str = os.fspath(root)
+        self.cache = cache
+        self.reader = reader
+        self.jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+        self.progress = progress
+        self.total = total
+        self.done = 0
+        self.folders = _Folders(root)
+        self.followed: set[str] = set()
+
+    def step(self, n: int) -> None:
+        self.done += n
+        if self.progress and n:
+            self.progress(min(self.done, self.total), max(self.total, self.done))
+
+    def read(self, rels: Sequence[str]) -> dict[str, tuple[ReadResult, object]]:
+        """rel -> (ReadResult, engine) for every path, from the cache or read."""
+        out: dict[str, tuple[ReadResult, object]] = {}
+        stats: dict[str, os.stat_result] = {}
+        sigs: dict[str, str] = {}
+        sidecar: dict[str, bool] = {}
+        default = self.reader is _read_one
+        for rel in rels if default else ():
+            sides = self.folders.sidecars(rel)
+            sidecar[rel] = bool(sides)
+            if self.cache is not None:
+                st = _stat(os.path.join(self.root_str, rel))
+                if st is not None:
+                    stats[rel] = st
+                    sigs[rel] = cache_mod.signature(st, sides)
+        if self.cache is not None and sigs:
+            hits = self.cache.lookup(sigs, lambda dep: self._dep_sig(dep, stats))
+            for rel, value in hits.items():
+                out[rel] = value  # type: ignore[assignment]
+            self.step(len(hits))
+        misses = [r for r in rels if r not in out]
+        blobs = self._read_misses(misses, sidecar)
+        store = []
+        now = None
+        for rel, (value, blob, names) in blobs.items():
+            out[rel] = value
+            st = stats.get(rel)
+            if st is None or self.cache is None:
+                continue
+            now = now or _now_ns()
+            if cache_mod.is_racy(st, now):
+                continue
+            deps: list[tuple[str, str]] = []
+            if rel.lower().endswith(_SCENES):
+                if names is False:
+                    names = _gltf_dependencies(self.root, rel, value)
+                if names is None:
+                    continue
+                deps = [(d, self._dep_sig(d, stats)) for d in names]
+            store.append((rel, sigs[rel], deps, blob if blob is not None else cache_mod.dumps(value)))
+        if self.cache is not None and store:
+            self.cache.store(store)
+        return out
+
+    def _dep_sig(self, rel: str, known: Mapping[str, os.stat_result]) -> str:
+        """A dependency's signature: its own stat only (no sidecars), from this run's stats
+        when it is one of the files read."""
+        st = known.get(rel)
+        if st is not None:
+            return cache_mod.signature(st)
+        return cache_mod.stat_signature(os.path.join(self.root_str, rel))
+
+    def _read_misses(self, rels: list[str], sidecar: Mapping[str, bool]) -> dict[str, tuple[tuple[ReadResult, object], bytes | None, _Deps]]:
+        """rel -> ((ReadResult, engine), cache blob or None, glTF dependencies or False when
+        not looked for) for the files to read."""
+        out: dict[str, tuple[tuple[ReadResult, object], bytes | None, _Deps]] = {}
+        if self.jobs > 1 and len(rels) >= POOL_MIN_FILES:
+            # Our own reader's blobs are loaded as the cache will load them; a custom
+            # reader's results (never stored) may hold any type.
+            load = cache_mod.loads if self.reader is _read_one else pickle.loads
+            for rel, blob, deps in self._pooled(rels, sidecar):
+                out[rel] = (load(blob), blob, deps)  # type: ignore[assignment]
+            return out
+        default = self.reader is _read_one
+        for rel in rels:
+            if default:
+                value = _read_file(self.root, rel, sidecar.get(rel, True))
+            else:
+                _, result, engine = self.reader((self.root, rel))
+                value = (result, engine)
+            out[rel] = (value, None, False)
+            self.step(1)
+        return out
+
+    def _pooled(self, rels: list[str], sidecar: Mapping[str, bool]) -> Iterator[tuple[str, bytes, _Deps]]:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        # fork is cheap and inherits the imports; it is unsafe in a process with other threads
+        # (the TUI reads in a worker thread), where spawn is used.
+        method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        reader = None if self.reader is _read_one else self.reader
+        size = max(16, min(POOL_CHUNK, len(rels) // (self.jobs * 4)))
+        want_deps = self.cache is not None
+        tasks = [(self.root, [(r, sidecar.get(r, True)) for r in rels[i : i + size]], reader, want_deps)
+                 for i in range(0, len(rels), size)]
+        workers = min(self.jobs, len(tasks))
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
+            for chunk in pool.map(_read_blobs, tasks):
+                yield from chunk
+                self.step(len(chunk))
+
+
+def _now_ns() -> int:
+    import time
+
+    return time.time_ns()
 
 
 def _keep_engine(rel: str, eng: object, engine: dict, findings: list[Finding]) -> None:
@@ -82,7 +468,7 @@ def _keep_engine(rel: str, eng: object, engine: dict, findings: list[Finding]) -
         findings.extend(eng.findings)
 
 
-def _combine(root: Path, found, results, reader) -> Scan:
+def _combine(root: Path, found, results: Iterable[tuple[str, ReadResult, object]], job: _Job) -> Scan:
     textures: list[TextureFacts] = []
     meshes: list[MeshFacts] = []
     scenes: list[SceneFacts] = []
@@ -96,17 +482,22 @@ def _combine(root: Path, found, results, reader) -> Scan:
         _keep_engine(rel, eng, engine, findings)
     # Images a glTF references but discovery did not list (excluded, or a `gltf` follow scan)
     read_paths = {t.path for t in textures} | set(found.files)
+    follow: list[str] = []
     for scene in scenes:
         for tex, _, _ in scene.texture_usage:
-            if "#" not in tex and tex not in read_paths and (root / tex).is_file():
-                rel, result, eng = reader((root, tex))
+            if "#" not in tex and tex not in read_paths and os.path.isfile(os.path.join(root, tex)):
                 read_paths.add(tex)
-                textures += result.textures
-                findings += result.findings
-                _keep_engine(rel, eng, engine, findings)
+                follow.append(tex)
+    if follow:
+        job.total += len(follow)
+        job.followed.update(follow)
+        values = job.read(follow)
+        for tex in follow:
+            result, eng = values[tex]
+            textures += result.textures
+            findings += result.findings
+            _keep_engine(tex, eng, engine, findings)
     return Scan(
         root=root, textures=tuple(textures), meshes=tuple(meshes), scenes=tuple(scenes),
         findings=tuple(findings), engine=engine, files=tuple(found.files), skipped=found.skipped,
     )
-
-

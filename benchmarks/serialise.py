@@ -1,0 +1,98 @@
+"""How to store a file's facts in the read cache: load speed of the candidates, measured.
+
+    python benchmarks/serialise.py [--files 10000] [--trees DIR]
+
+Reads a synthetic tree (``make_tree.py``) once, then for every file's value
+``(ReadResult, engine)`` times dumping and loading it one entry at a time, as the cache does:
+
+- ``pickle``: the standard pickler; frozen slots dataclasses load through their
+  ``__setstate__``, which calls ``dataclasses.fields`` for every object.
+- ``pickle ctor, restricted`` (what ``texbudget.cache`` does): each dataclass stored as its
+  constructor arguments, loaded by an unpickler that only builds texbudget's own types.
+- ``json`` and ``marshal``: the dataclasses as nested lists with a class tag, parsed and then
+  rebuilt into objects (the rebuild is part of the load; enums stay plain strings, which
+  flatters these two a little).
+
+Prints a table of microseconds per entry and bytes per entry.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import enum
+import json
+import marshal
+import pickle
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import make_tree  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="cache value formats: load speed")
+    parser.add_argument("--files", type=int, default=10_000)
+    parser.add_argument("--trees", type=Path, default=Path(tempfile.gettempdir()) / "texbudget-bench-trees",
+                        help="where the synthetic trees are kept (as run.py)")
+    args = parser.parse_args(argv)
+
+    from texbudget import cache, model, policy
+    from texbudget.discover import discover
+    from texbudget.scan import _read_one
+
+    tree = args.trees.resolve() / str(args.files)
+    make_tree.make_tree(tree, args.files)
+    values = [_read_one((tree, rel))[1:] for rel in discover(tree).files]
+
+    classes = [c for m in (model, policy) for c in vars(m).values() if isinstance(c, type) and dataclasses.is_dataclass(c)]
+    tag = {c: i for i, c in enumerate(classes)}
+    names = {c: [f.name for f in dataclasses.fields(c)] for c in classes}
+
+    def encode(o):
+        if type(o) in tag:
+            return [tag[type(o)], *[encode(getattr(o, n)) for n in names[type(o)]]]
+        if isinstance(o, enum.Enum):
+            return o.value
+        if isinstance(o, tuple):
+            return {"t": [encode(x) for x in o]}
+        return o
+
+    def decode(o):
+        if type(o) is list:
+            cls = classes[o[0]]
+            return cls(*[decode(x) for x in o[1:]])
+        if type(o) is dict:
+            return tuple(decode(x) for x in o["t"])
+        return o
+
+    formats = {
+        "pickle": (lambda v: pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL), pickle.loads),
+        "pickle ctor, restricted (texbudget.cache)": (cache.dumps, cache.loads),
+        "json + rebuild": (lambda v: json.dumps(encode(v)).encode(), lambda b: decode(json.loads(b))),
+        "marshal + rebuild": (lambda v: marshal.dumps(encode(v)), lambda b: decode(marshal.loads(b))),
+    }
+    print(f"{len(values)} entries from {tree}")
+    print(f"{'format':<44} {'dump µs':>8} {'load µs':>8} {'bytes':>7}")
+    for name, (dump, load) in formats.items():
+        started = time.perf_counter()
+        blobs = [dump(v) for v in values]
+        dumped = time.perf_counter() - started
+        loads = []
+        for _ in range(3):
+            started = time.perf_counter()
+            for b in blobs:
+                load(b)
+            loads.append(time.perf_counter() - started)
+        n = len(values)
+        print(f"{name:<44} {dumped / n * 1e6:>8.1f} {min(loads) / n * 1e6:>8.1f} {sum(map(len, blobs)) / n:>7.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+"""The TUI's pure parts: browser rows and folder sums, choices, batched reading, merging."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from texbudget import config as config_mod
+from texbudget import pipeline
+from texbudget.scan import Scan, read_scene
+from texbudget.tui import browse, scanning, state
+
+from .conftest import SCAN, make_config
+
+DEMO = Path(__file__).resolve().parents[2] / "assets" / "demo"
+
+
+@pytest.fixture(scope="module")
+def report():
+    return pipeline.evaluate(SCAN, pipeline.build_settings(make_config()))
+
+
+# --- browse ---------------------------------------------------------------------------------
+
+
+def test_rows_carry_raw_values(report):
+    b = browse.build(report)
+    by = b.by_key()
+    wall = by["textures/buildings/wall_albedo.ktx2"]
+    assert (wall.name, wall.folder, wall.kind, wall.format) == ("wall_albedo.ktx2", "textures/buildings", "albedo", "BC7_SRGB")
+    assert (wall.dims, wall.pixels, wall.mips, wall.vram_bytes) == ("4096x4096", 4096 * 4096, 13, 22_413_312)
+    sky = by["textures/env/sky.ktx2"]
+    assert (sky.dims, sky.pixels, sky.mips) == ("1024x1024 cube", 1024 * 1024 * 6, 11)
+    mesh = by["level.glb#mesh/1"]
+    assert (mesh.name, mesh.folder, mesh.kind, mesh.dims, mesh.pixels, mesh.mips, mesh.instances) == (
+        "#mesh/1", "level.glb", "mesh", "20,000 tris", 20_000, 0, 6)
+    total = sum(t.cost.allocated_bytes for t in report.textures) + sum(m.cost.buffer_bytes for m in report.meshes)
+    assert b.total_bytes == b.shown_bytes == total
+    assert wall.share == pytest.approx(22_413_312 / total)
+    assert by["textures/props/crate_albedo.png"].used_by == ("level.glb#material/0",)
+
+
+def test_tree_sums_every_folder_biggest_first(report):
+    b = browse.build(report)
+    root = b.children("")
+    assert [(e.key, e.count) for e in root] == [("textures/", 7), ("level.glb/", 3)]
+    textures = b.children("textures")
+    assert [e.key for e in textures] == ["textures/buildings/", "textures/props/", "textures/env/", "textures/ui/"]
+    by = b.by_key()
+    for folder in textures:
+        inside = [r for r in b.rows if r.key.startswith(folder.key)]
+        assert folder.vram_bytes == sum(r.vram_bytes for r in inside)
+    assert root[0].vram_bytes == sum(e.vram_bytes for e in textures)
+    assert [e.key for e in b.children("level.glb")] == ["level.glb#mesh/1", "level.glb#image/0", "level.glb#mesh/0"]
+    assert by["level.glb#image/0"].folder == "level.glb"
+
+
+@pytest.mark.parametrize(("query", "keys"), [
+    ("normal", {"textures/buildings/wall_normal.dds", "textures/props/crate_normal.png"}),
+    ("BC1", {"textures/props/crate_albedo.png", "textures/props/crate_orm.png", "level.glb#image/0"}),
+    ("mask", {"textures/props/crate_orm.png"}),
+    ("props albedo", {"textures/props/crate_albedo.png"}),
+    ("MESH", {"level.glb#mesh/0", "level.glb#mesh/1"}),
+    ("nothing-like-this", set()),
+])
+def test_filter_by_path_format_or_role(report, query, keys):
+    b = browse.build(report, query)
+    assert {r.key for r in b.rows} == keys
+    assert b.shown_bytes == sum(r.vram_bytes for r in b.rows)
+    assert b.total_bytes == browse.build(report).total_bytes
+
+
+def test_split_treats_a_gltf_as_a_folder():
+    assert browse.split("a/b/c.png") == ("a/b", "c.png")
+    assert browse.split("c.png") == ("", "c.png")
+    assert browse.split("m/x.glb#mesh/1") == ("m/x.glb", "#mesh/1")
+
+
+# --- state ----------------------------------------------------------------------------------
+
+
+def test_choices_override_and_go_back_to_configured():
+    base = pipeline.build_settings(make_config())
+    c = state.Choices().set("platform", "mobile-astc").set("resolutions", ("3840x2160",))
+    got = state.apply(base, c)
+    assert (got.policy.platform, got.budget.platform, got.budget.resolutions) == ("mobile-astc", "mobile-astc", ("3840x2160",))
+    back = state.apply(base, c.set("platform", None, configured=True))
+    assert back.policy.platform == "desktop" and back.budget.resolutions == ("3840x2160",)
+    assert base.budget.platform == "desktop"  # the starting settings are never changed
+    with pytest.raises(KeyError):
+        state.Choices().set("colour", "red")
+
+
+def test_picker_options_and_the_one_in_force():
+    base = pipeline.build_settings(make_config())
+    res = state.options_resolutions(base)
+    assert [o.label for o in res] == ["as configured: 1080p, 4k", "1080p", "1440p", "4k", "1080p, 1440p, 4k", "720p", "8k"]
+    assert res[3].value == ("3840x2160",)
+    assert state.current_index(res, state.Choices(), "resolutions") == 0
+    assert state.current_index(res, state.Choices().set("resolutions", ("3840x2160",)), "resolutions") == 3
+    rt = state.options_rt(base)
+    assert [o.value for o in rt] == [("off", "nvidia"), ("off",), ("nvidia",), ("amd",), ("intel",), ("off", "nvidia", "amd", "intel"), None]
+    cards = state.options_cards(base)
+    assert cards[0].value == ("1GB", "1.85GB", "8GB")
+    assert any(o.label.startswith("NVIDIA RTX 40") for o in cards)
+    assert [o.value for o in state.options_quality(base)][1:5] == [("ultra",), ("high",), ("medium",), ("low",)]
+    assert state.short_resolution("2560x1080") == "2560x1080" and state.short_resolution("3840x2160") == "4k"
+
+
+# --- scanning -------------------------------------------------------------------------------
+
+
+def test_batches_hold_what_one_read_scene_returns():
+    config = config_mod.load_for(DEMO)
+    seen: list[tuple[int, int]] = []
+    parts = list(scanning.read_in_batches(DEMO, config, progress=lambda d, n: seen.append((d, n)), first=4))
+    assert parts[0].files and not parts[0].textures  # discovery first
+    merged = Scan(root=DEMO)
+    for part in parts:
+        merged = scanning.merge(merged, part)
+    whole = read_scene(DEMO, config)
+    assert sorted(t.path for t in merged.textures) == sorted(t.path for t in whole.textures)
+    assert {t.path: t for t in merged.textures} == {t.path: t for t in whole.textures}
+    assert {m.path: m for m in merged.meshes} == {m.path: m for m in whole.meshes}
+    assert set(merged.findings) == set(whole.findings)
+    assert merged.files == whole.files
+    # each file read once: the scene batch reads the images its glTF references
+    read = [t.path for p in parts for t in p.textures]
+    assert len(read) == len(set(read))
+    assert seen[0] == (0, len(whole.files)) and seen[-1][0] == seen[-1][1]
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_merge_replaces_what_a_file_gave_and_keeps_the_rest():
+    half = Scan(root=SCAN.root, textures=SCAN.textures[:3], files=("a",))
+    again = Scan(root=SCAN.root, textures=(SCAN.textures[0],))
+    merged = scanning.merge(SCAN, again, touched={SCAN.textures[0].path, SCAN.textures[1].path})
+    assert [t.path for t in merged.textures] == [t.path for t in SCAN.textures if t.path != SCAN.textures[1].path]
+    gone = scanning.merge(SCAN, Scan(root=SCAN.root), touched=(), removed={"level.glb"})
+    assert not gone.meshes and not gone.scenes
+    assert "level.glb#image/0" not in {t.path for t in gone.textures}
+    assert "level.glb" not in gone.files
+    assert scanning.prune(SCAN, SCAN.files) is SCAN
+    pruned = scanning.prune(SCAN, [f for f in SCAN.files if f != "textures/env/sky.ktx2"])
+    assert "textures/env/sky.ktx2" not in {t.path for t in pruned.textures}
+    assert scanning.touched_by(half) == {"a", "textures/env/sky.ktx2", "textures/props/crate_albedo.png",
+                                         "textures/props/crate_normal.png"}

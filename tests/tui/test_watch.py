@@ -1,0 +1,72 @@
+"""Watch: files changed, added and removed while the app runs are read again; the selection
+stays. Real PNG files in tmp_path and the real batched scanner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image
+
+from texbudget import config as config_mod
+from texbudget import pipeline
+from texbudget.tui import scanning
+from texbudget.tui.app import make_app
+from texbudget.tui.widgets.assets import AssetTable
+
+from .conftest import settle
+
+
+def png(path: Path, width: int, height: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", (width, height), (90, 60, 30)).save(path)
+
+
+def dims(app) -> dict[str, tuple[int, int]]:
+    return {t.facts.path: (t.facts.width, t.facts.height) for t in app.report.textures}
+
+
+async def wait_for(app, pilot, condition, seconds: float = 10.0) -> None:
+    for _ in range(int(seconds / 0.05)):
+        await pilot.pause(0.05)
+        if app.report is not None and condition() and not app._rescanning:
+            await settle(app, pilot)
+            if condition():
+                return
+    raise AssertionError("the watch did not pick up the change")
+
+
+async def test_changed_added_and_removed_files_are_read_again(tmp_path):
+    png(tmp_path / "tex/a.png", 256, 256)
+    png(tmp_path / "tex/b.png", 128, 128)
+    png(tmp_path / "tex/d.png", 64, 64)
+    config = config_mod.load(None)
+    settings = pipeline.build_settings(config, resolutions=["1920x1080"], cards=["8GB"], rt=["off"])
+    app = make_app(settings, tmp_path, config, watch=True, watch_interval=0.1)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert dims(app) == {"tex/a.png": (256, 256), "tex/b.png": (128, 128), "tex/d.png": (64, 64)}
+        table = app.screen.query_one(AssetTable)
+        table.move_to_key("tex/b.png")
+        before = app.rescans
+
+        png(tmp_path / "tex/a.png", 512, 256)
+        await wait_for(app, pilot, lambda: dims(app).get("tex/a.png") == (512, 256))
+        png(tmp_path / "tex/c.png", 32, 32)
+        await wait_for(app, pilot, lambda: "tex/c.png" in dims(app))
+        (tmp_path / "tex/d.png").unlink()
+        await wait_for(app, pilot, lambda: "tex/d.png" not in dims(app))
+
+        assert dims(app) == {"tex/a.png": (512, 256), "tex/b.png": (128, 128), "tex/c.png": (32, 32)}
+        assert app.scans == 1 and app.rescans > before  # only the changed files were read again
+        assert table.cursor_key == "tex/b.png"
+        assert sorted(app.scan.files) == ["tex/a.png", "tex/b.png", "tex/c.png"]
+
+
+async def test_a_sidecar_edit_rereads_its_texture(tmp_path):
+    png(tmp_path / "a.png", 256, 256)
+    config = config_mod.load(None)
+    before = scanning.snapshot(tmp_path, config)
+    (tmp_path / "a.png.meta").write_text("fileFormatVersion: 2\n", encoding="utf-8")
+    after = scanning.snapshot(tmp_path, config)
+    assert scanning.changes(before, after) == scanning.Changes(frozenset({"a.png"}), frozenset())
+    assert not scanning.changes(after, scanning.snapshot(tmp_path, config))

@@ -1,0 +1,440 @@
+"""The read cache (texbudget/cache.py): signatures, stored values, hits and misses, version
+changes, corruption (TB007), a folder it cannot write, concurrent writers and kill -9.
+
+Everything here works on ``Cache`` directly; ``tests/unit/test_scan.py`` drives it through
+``read_scene`` on real trees.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from texbudget import cache as cache_mod
+from texbudget import findings
+from texbudget.cache import CACHE_VERSION, Cache
+from texbudget.model import (
+    AttributeFacts,
+    Finding,
+    MeshFacts,
+    PrimitiveFacts,
+    ReadResult,
+    SceneFacts,
+    Severity,
+    TextureFacts,
+)
+from texbudget.policy import EngineImport, UnityPlatform
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def texture(path: str = "a.png", width: int = 1024) -> TextureFacts:
+    return TextureFacts(path=path, container="png", width=width, height=width, channels=3, disk_bytes=4096,
+                        color_space="srgb", level_bytes=(1, 2, 3))
+
+
+def value(path: str = "a.png", width: int = 1024) -> tuple[ReadResult, object]:
+    return ReadResult(textures=(texture(path, width),)), None
+
+
+def stat(size: int, mtime_ns: int, ctime_ns: int) -> os.stat_result:
+    return os.stat_result((0o100644, 1, 2, 1, 0, 0, size, 0, 0, 0, 0.0, 0.0, 0.0, 0, mtime_ns, ctime_ns))
+
+
+def entry_row(cache: Cache, rel: str, sig: str, v: object = None, deps=()) -> None:
+    v = value(rel) if v is None else v
+    assert cache.store([(rel, sig, deps, cache_mod.dumps(v))]) == 1
+
+
+# --- signatures -------------------------------------------------------------------------------
+
+
+def test_signature_is_size_mtime_ctime_then_each_sidecar():
+    assert cache_mod.signature(stat(10, 20, 30)) == "10:20:30"
+    assert cache_mod.signature(stat(10, 20, 30), [stat(1, 2, 3), stat(4, 5, 6)]) == "10:20:30|1:2:3|4:5:6"
+
+
+def test_stat_signature_of_a_real_file_and_a_missing_one(tmp_path):
+    f = tmp_path / "x.bin"
+    f.write_bytes(b"12345")
+    os.utime(f, ns=(1_000_000_000, 1_700_000_000_123_456_789))
+    st = os.stat(f)
+    assert cache_mod.stat_signature(str(f)) == f"5:1700000000123456789:{st.st_ctime_ns}"
+    assert cache_mod.stat_signature(str(tmp_path / "gone")) == "-"
+
+
+@pytest.mark.parametrize(("age_s", "racy"), [(0.0, True), (1.9, True), (2.1, False), (3600.0, False)])
+def test_racy_window_is_two_seconds(age_s, racy):
+    now = 1_800_000_000 * 10**9
+    assert cache_mod.is_racy(stat(1, now - int(age_s * 1e9), 0), now) is racy
+
+
+def test_cache_version_names_texbudget_and_the_schema():
+    from texbudget import __version__
+
+    assert f"{__version__}/{cache_mod.SCHEMA}" == CACHE_VERSION
+
+
+# --- values -----------------------------------------------------------------------------------
+
+
+def test_every_kind_of_value_round_trips_equal():
+    attr = AttributeFacts("POSITION", "FLOAT", 3, 100, 1200)
+    prim = PrimitiveFacts(mode=4, vertex_count=100, triangles=50, attributes=(attr,), index_count=150,
+                          index_bytes_per=2, material="a.glb#material/0", accessor_ids=(0, 1))
+    mesh = MeshFacts("a.glb#mesh/0", "Rock", (prim,), 100, 150, 50, 1200, 300, lod=0, lod_group="a.glb#lod/0")
+    scene = SceneFacts("a.glb", instances=(("a.glb#mesh/0", 3),), texture_usage=(("t.png", "a.glb#material/0", "baseColorTexture"),))
+    note = Finding("a.glb", "TB081", Severity.INFO, "unused image", "hint")
+    result = ReadResult(textures=(texture("a.glb#image/0"),), meshes=(mesh,), scenes=(scene,), findings=(note,))
+    engine = EngineImport(engine="unity", source="a.png.meta", importer="TextureImporter", srgb=True,
+                          platforms=(UnityPlatform("Standalone", 2048, 25, 1, True),),
+                          findings=(findings.make("a.png.meta", "TB012", "odd"),), settings=(("k", "v"),))
+    for v in [(result, None), (result, engine), (ReadResult(), findings.make("a.png.import", "TB010", "broken"))]:
+        back = cache_mod.loads(cache_mod.dumps(v))
+        assert back == v
+        assert type(back[0].findings[0].severity if back[0].findings else Severity.INFO) is Severity
+
+
+class _Evil:
+    def __reduce__(self):
+        return (os.system, ("touch should-not-exist",))
+
+
+def test_loading_refuses_anything_but_texbudget_types(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(pickle.UnpicklingError, match="not allowed in a texbudget cache"):
+        cache_mod.loads(pickle.dumps(_Evil()))
+    with pytest.raises(pickle.UnpicklingError):
+        cache_mod.loads(pickle.dumps(Path("x")))
+    assert not (tmp_path / "should-not-exist").exists()
+
+
+# --- opening ----------------------------------------------------------------------------------
+
+
+def test_open_creates_the_folder_its_gitignore_and_an_application_id(tmp_path):
+    with Cache.open(tmp_path) as cache:
+        assert cache.usable and cache.reason == "" and cache.notes == []
+        assert cache.path == tmp_path / ".texbudget" / "cache.sqlite"
+    assert (tmp_path / ".texbudget" / ".gitignore").read_text().splitlines()[-1] == "*"
+    conn = sqlite3.connect(tmp_path / ".texbudget" / "cache.sqlite")
+    assert conn.execute("PRAGMA application_id").fetchone()[0] == cache_mod.APPLICATION_ID
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == cache_mod.SCHEMA
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0] == CACHE_VERSION
+
+
+def test_an_existing_gitignore_is_left_alone(tmp_path):
+    (tmp_path / ".texbudget").mkdir()
+    (tmp_path / ".texbudget" / ".gitignore").write_text("mine\n")
+    Cache.open(tmp_path).close()
+    assert (tmp_path / ".texbudget" / ".gitignore").read_text() == "mine\n"
+
+
+# --- hits and misses --------------------------------------------------------------------------
+
+
+def test_hit_only_while_the_signature_matches(tmp_path):
+    with Cache.open(tmp_path) as cache:
+        entry_row(cache, "a.png", "10:20:30")
+        entry_row(cache, "b.png", "11:20:30", value("b.png", 512))
+        hits = cache.lookup({"a.png": "10:20:30", "b.png": "11:20:31", "c.png": "1:1:1"})
+        assert list(hits) == ["a.png"]
+        assert hits["a.png"] == value("a.png")
+        assert (cache.hits, cache.misses, cache.stored) == (1, 2, 2)
+
+
+@pytest.mark.parametrize("changed", ["size", "mtime", "ctime", "sidecar added", "sidecar changed"])
+def test_each_part_of_the_signature_invalidates(tmp_path, changed):
+    base = cache_mod.signature(stat(10, 20, 30), [stat(1, 2, 3)])
+    now = {
+        "size": cache_mod.signature(stat(11, 20, 30), [stat(1, 2, 3)]),
+        "mtime": cache_mod.signature(stat(10, 21, 30), [stat(1, 2, 3)]),
+        "ctime": cache_mod.signature(stat(10, 20, 31), [stat(1, 2, 3)]),
+        "sidecar added": cache_mod.signature(stat(10, 20, 30), [stat(1, 2, 3), stat(4, 5, 6)]),
+        "sidecar changed": cache_mod.signature(stat(10, 20, 30), [stat(1, 2, 4)]),
+    }[changed]
+    with Cache.open(tmp_path) as cache:
+        entry_row(cache, "a.png", base)
+        assert list(cache.lookup({"a.png": base})) == ["a.png"]
+        assert cache.lookup({"a.png": now}) == {}
+
+
+def test_dependencies_must_match_too(tmp_path):
+    with Cache.open(tmp_path) as cache:
+        entry_row(cache, "a.gltf", "1:2:3", deps=[("a.bin", "100:2:3"), ("t.png", "-")])
+        current = {"a.bin": "100:2:3", "t.png": "-"}
+        assert list(cache.lookup({"a.gltf": "1:2:3"}, current.get)) == ["a.gltf"]
+        current["t.png"] = "5:6:7"  # the missing image appeared
+        assert cache.lookup({"a.gltf": "1:2:3"}, current.get) == {}
+        current.update({"t.png": "-", "a.bin": "99:2:3"})
+        assert cache.lookup({"a.gltf": "1:2:3"}, current.get) == {}
+
+
+def test_store_replaces_and_lookup_batches_beyond_the_variable_limit(tmp_path):
+    n = 2500  # more than one IN (...) batch, and few enough against the table to use them
+    with Cache.open(tmp_path) as cache:
+        rows = [(f"t/{i}.png", f"{i}:1:1", (), cache_mod.dumps(value(f"t/{i}.png", 1 + i))) for i in range(4 * n)]
+        assert cache.store(rows) == 4 * n
+        assert cache.store([("t/0.png", "0:1:2", (), cache_mod.dumps(value("t/0.png", 7)))]) == 1
+        hits = cache.lookup({f"t/{i}.png": f"{i}:1:1" for i in range(n)})
+        assert len(hits) == n - 1 and "t/0.png" not in hits
+        assert hits["t/2499.png"] == value("t/2499.png", 2500)
+        assert cache.lookup({"t/0.png": "0:1:2"})["t/0.png"] == value("t/0.png", 7)
+
+
+def test_prune_deletes_the_entries_not_kept(tmp_path):
+    with Cache.open(tmp_path) as cache:
+        for rel in ("a.png", "b.png", "c.png"):
+            entry_row(cache, rel, "1:1:1")
+        assert cache.prune(["a.png", "c.png", "new.png"]) == 1
+        assert sorted(cache.lookup({"a.png": "1:1:1", "b.png": "1:1:1", "c.png": "1:1:1"})) == ["a.png", "c.png"]
+        assert cache.pruned == 1
+
+
+def test_another_version_empties_the_cache_without_a_warning(tmp_path, monkeypatch):
+    with Cache.open(tmp_path) as cache:
+        entry_row(cache, "a.png", "1:1:1")
+    monkeypatch.setattr(cache_mod, "CACHE_VERSION", "9.9.9/1")
+    with Cache.open(tmp_path) as cache:
+        assert cache.usable and cache.notes == []
+        assert cache.lookup({"a.png": "1:1:1"}) == {}
+        entry_row(cache, "a.png", "1:1:1")
+    with Cache.open(tmp_path) as cache:
+        assert list(cache.lookup({"a.png": "1:1:1"})) == ["a.png"]
+
+
+def test_an_off_cache_misses_and_ignores_writes(tmp_path):
+    cache = Cache(tmp_path / "nowhere.sqlite", reason="test")
+    assert not cache.usable
+    assert cache.lookup({"a.png": "1:1:1"}) == {}
+    assert cache.store([("a.png", "1:1:1", (), b"x")]) == 0
+    assert cache.prune([]) == 0
+    assert cache.misses == 1
+
+
+# --- corruption -------------------------------------------------------------------------------
+
+
+def _tb007(cache: Cache) -> Finding:
+    assert len(cache.notes) == 1, cache.notes
+    note = cache.notes[0]
+    assert (note.path, note.code, note.severity) == (".texbudget/cache.sqlite", "TB007", Severity.WARNING)
+    return note
+
+
+def _works(cache: Cache) -> None:
+    assert cache.usable, cache.reason
+    entry_row(cache, "z.png", "1:1:1")
+    assert list(cache.lookup({"z.png": "1:1:1"})) == ["z.png"]
+
+
+def test_a_garbage_file_is_rebuilt_with_tb007(tmp_path):
+    (tmp_path / ".texbudget").mkdir()
+    (tmp_path / ".texbudget" / "cache.sqlite").write_bytes(b"this is not a database at all\n" * 200)
+    with Cache.open(tmp_path) as cache:
+        note = _tb007(cache)
+        assert note.message.startswith("the read cache was corrupt (")
+        assert note.message.endswith("); it was rebuilt and every file read again")
+        _works(cache)
+
+
+def test_a_truncated_file_is_rebuilt_with_tb007(tmp_path):
+    with Cache.open(tmp_path) as cache:
+        big = b"\x01" * 3000
+        cache.store([(f"t/{i}.png", "1:1:1", (), cache_mod.dumps((ReadResult(), Finding("x", "TB001", Severity.ERROR, "m", big.hex())))) for i in range(400)])
+    path = tmp_path / ".texbudget" / "cache.sqlite"
+    for suffix in ("-wal", "-shm"):  # checkpointed on close; make sure only the main file is left
+        assert not Path(f"{path}{suffix}").exists()
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 3])
+    with Cache.open(tmp_path) as cache:
+        hits = cache.lookup({f"t/{i}.png": "1:1:1" for i in range(400)})
+        assert hits == {}
+        _tb007(cache)
+        _works(cache)
+
+
+def test_a_file_of_another_application_is_rebuilt_with_tb007(tmp_path):
+    (tmp_path / ".texbudget").mkdir()
+    conn = sqlite3.connect(tmp_path / ".texbudget" / "cache.sqlite")
+    conn.execute("CREATE TABLE notes (text TEXT)")
+    conn.commit()
+    conn.close()
+    with Cache.open(tmp_path) as cache:
+        assert "not a texbudget cache" in _tb007(cache).message
+        _works(cache)
+
+
+@pytest.mark.parametrize("damage", ["user_version", "drop column", "drop table"])
+def test_a_wrong_schema_is_rebuilt_with_tb007(tmp_path, damage):
+    Cache.open(tmp_path).close()
+    conn = sqlite3.connect(tmp_path / ".texbudget" / "cache.sqlite")
+    if damage == "user_version":
+        conn.execute("PRAGMA user_version = 99")
+    elif damage == "drop column":
+        conn.execute("DROP TABLE entries")
+        conn.execute("CREATE TABLE entries (rel TEXT PRIMARY KEY, value BLOB)")
+    else:
+        conn.execute("DROP TABLE meta")
+    conn.commit()
+    conn.close()
+    with Cache.open(tmp_path) as cache:
+        assert "wrong schema" in _tb007(cache).message
+        _works(cache)
+
+
+def test_an_undecodable_entry_is_dropped_with_tb007(tmp_path):
+    with Cache.open(tmp_path) as cache:
+        entry_row(cache, "a.png", "1:1:1")
+        cache.store([("b.png", "1:1:1", (), b"\x80\x05garbage")])
+        cache.store([("c.png", "1:1:1", (), pickle.dumps(_Evil()))])
+    with Cache.open(tmp_path) as cache:
+        hits = cache.lookup({"a.png": "1:1:1", "b.png": "1:1:1", "c.png": "1:1:1"})
+        assert list(hits) == ["a.png"]
+        assert _tb007(cache).message.startswith("the read cache was corrupt (2 entries could not be decoded, e.g. ")
+    with Cache.open(tmp_path) as cache:
+        assert cache.lookup({"b.png": "1:1:1", "c.png": "1:1:1"}) == {}
+        assert cache.notes == []
+
+
+def test_tb007_is_in_the_findings_table():
+    code = findings.CODES["TB007"]
+    assert code.severity is Severity.WARNING and "rebuilt" in code.meaning
+
+
+# --- a folder it cannot write ------------------------------------------------------------------
+
+
+def test_a_file_where_the_folder_should_be_turns_the_cache_off(tmp_path):
+    (tmp_path / ".texbudget").write_text("not a folder")
+    cache = Cache.open(tmp_path)
+    assert not cache.usable
+    assert cache.reason.startswith(f"cannot create {tmp_path / '.texbudget'}: ")
+    assert cache.lookup({"a.png": "1:1:1"}) == {} and cache.notes == []
+
+
+def test_a_cache_path_that_cannot_be_opened_turns_the_cache_off(tmp_path):
+    (tmp_path / ".texbudget" / "cache.sqlite").mkdir(parents=True)
+    cache = Cache.open(tmp_path)
+    assert not cache.usable
+    assert cache.reason.startswith(f"cannot use {tmp_path / '.texbudget' / 'cache.sqlite'}: ")
+    assert cache.notes == []
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs a non-root POSIX user for a read-only folder")
+def test_a_read_only_folder_turns_the_cache_off(tmp_path):
+    tmp_path.chmod(0o555)
+    try:
+        cache = Cache.open(tmp_path)
+        assert not cache.usable and cache.reason
+    finally:
+        tmp_path.chmod(0o755)
+
+
+def test_a_read_only_database_turns_the_cache_off(tmp_path):
+    """A cache someone else made read-only (or a read-only mount): the WAL cannot be set up
+    or written. Simulated with SQLite's own read-only mode, which works even as root."""
+    Cache.open(tmp_path).close()
+    cache = Cache(tmp_path / ".texbudget" / "cache.sqlite")
+    uri = f"file:{cache.path}?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+    cache.conn = conn
+    assert cache.store([("a.png", "1:1:1", (), cache_mod.dumps(value()))]) == 0
+    assert not cache.usable and "readonly" in cache.reason.replace("-", "").replace(" ", "")
+
+
+# --- concurrency and kill -9 ------------------------------------------------------------------
+
+
+_WRITER = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    from texbudget import cache as c
+    from texbudget.model import ReadResult, TextureFacts
+    root, tag, n = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+    with c.Cache.open(root) as cache:
+        assert cache.usable, cache.reason
+        for batch in range(10):
+            rows = [(f"{tag}/{i}.png", "1:1:1", (), c.dumps((ReadResult(textures=(TextureFacts(f"{tag}/{i}.png", "png", i + 1, 1),)), None)))
+                    for i in range(batch * n, (batch + 1) * n)]
+            written = cache.store(rows)
+            assert written == n, (written, cache.reason)
+            seen = cache.lookup({r[0]: "1:1:1" for r in rows})
+            assert len(seen) == n
+        assert cache.notes == [], cache.notes
+    print("ok")
+""")
+
+
+def _python(*args: str, **kw) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    return subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, **kw)
+
+
+def test_two_processes_writing_at_once_both_finish(tmp_path):
+    procs = [_python("-c", _WRITER, str(tmp_path), tag, "300") for tag in ("a", "b")]
+    for p in procs:
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+        assert out.strip() == "ok"
+    with Cache.open(tmp_path) as cache:
+        hits = cache.lookup({f"{t}/{i}.png": "1:1:1" for t in "ab" for i in range(3000)})
+        assert len(hits) == 6000
+        assert hits["b/2999.png"][0].textures[0].width == 3000
+
+
+_KILLED = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    from texbudget import cache as c
+    from texbudget.model import ReadResult
+    root = Path(sys.argv[1])
+    cache = c.Cache.open(root)
+    cache.store([("kept.png", "1:1:1", (), c.dumps((ReadResult(), None)))])
+    conn = cache.conn
+    conn.execute("BEGIN IMMEDIATE")
+    blob = c.dumps((ReadResult(), None)) + b"x" * 4000
+    conn.executemany("INSERT OR REPLACE INTO entries VALUES (?, '1:1:1', '', ?)", ((f"lost/{i}.png", blob) for i in range(20000)))
+    print("writing", flush=True)
+    time.sleep(600)
+""")
+
+
+def test_a_run_killed_during_a_write_leaves_a_working_cache(tmp_path):
+    proc = _python("-c", _KILLED, str(tmp_path))
+    assert proc.stdout.readline().strip() == "writing"
+    wal = tmp_path / ".texbudget" / "cache.sqlite-wal"
+    assert wal.stat().st_size > 1_000_000  # the uncommitted rows spilled into the WAL
+    proc.kill()
+    proc.wait(timeout=30)
+    proc.stdout.close()
+    proc.stderr.close()
+    with Cache.open(tmp_path) as cache:
+        assert cache.usable and cache.notes == []
+        assert list(cache.lookup({"kept.png": "1:1:1"})) == ["kept.png"]
+        assert cache.lookup({"lost/0.png": "1:1:1", "lost/19999.png": "1:1:1"}) == {}
+        _works(cache)
+
+
+_OPEN = "import sys; from pathlib import Path; from texbudget.cache import Cache; c = Cache.open(Path(sys.argv[1])); print(c.usable, len(c.notes), c.reason)"
+
+
+def test_runs_creating_the_same_cache_at_once_all_use_it(tmp_path):
+    """No run may take another's half-made file for a corrupt one (and delete it), or give
+    up on a lock it only had to wait for."""
+    for round_ in range(6):
+        root = tmp_path / str(round_)
+        root.mkdir()
+        procs = [_python("-c", _OPEN, str(root)) for _ in range(4)]
+        for p in procs:
+            out, err = p.communicate(timeout=120)
+            assert p.returncode == 0, err
+            assert out.strip() == "True 0", out

@@ -1,0 +1,439 @@
+"""``scan.read_scene``: the same Scan with and without the cache, what invalidates an entry,
+pruning, the process pool, custom readers, a cache that cannot be used, concurrent runs, and
+the prefetched source the readers are handed.
+
+Trees come from ``benchmarks/make_tree.py`` (real headers; every file's mtime is set in 2024
+so the cache's racy-file rule does not apply), plus a glTF with an external buffer and image
+and a Godot sidecar written here.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import importlib.util
+import json
+import os
+import struct
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from texbudget import cache as cache_mod
+from texbudget import config as config_mod
+from texbudget import scan as scan_mod
+from texbudget.model import ReadResult
+from texbudget.policy import read_engine_import
+from texbudget.readers import read_path
+from texbudget.scan import CacheStats, Scan, read_scene
+
+REPO = Path(__file__).resolve().parents[2]
+OLD_NS = 1_704_067_200 * 10**9  # 2024-01-01, as make_tree writes
+CONFIG = config_mod.load(None)
+
+
+def _make_tree_module():
+    spec = importlib.util.spec_from_file_location("bench_make_tree", REPO / "benchmarks" / "make_tree.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_make_tree", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+make_tree = _make_tree_module()
+
+GODOT_IMPORT = '[remap]\n\nimporter="texture"\ntype="CompressedTexture2D"\n\n[params]\n\ncompress/mode={mode}\nmipmaps/generate=true\n'
+
+
+def _old(path: Path, ns: int = OLD_NS) -> None:
+    os.utime(path, ns=(ns, ns))
+
+
+def _gltf(root: Path) -> None:
+    """scene/level.gltf: one triangle in scene/level.bin, a material using scene/wall.png."""
+    scene = root / "scene"
+    scene.mkdir()
+    (scene / "level.bin").write_bytes(struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0))
+    doc = {
+        "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
+        "meshes": [{"name": "Tri", "primitives": [{"attributes": {"POSITION": 0}, "material": 0}]}],
+        "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}],
+        "textures": [{"source": 0}], "images": [{"uri": "wall.png"}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                       "min": [0, 0, 0], "max": [1, 1, 0]}],
+        "bufferViews": [{"buffer": 0, "byteLength": 36}], "buffers": [{"uri": "level.bin", "byteLength": 36}],
+    }
+    (scene / "level.gltf").write_text(json.dumps(doc))
+    (scene / "wall.png").write_bytes(make_tree.png_bytes(256, 256, 2))
+    for f in scene.iterdir():
+        _old(f)
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    root = tmp_path / "tree"
+    make_tree.make_tree(root, 120)
+    (root / ".tree.json").unlink()
+    _gltf(root)
+    png = root / "characters" / "set_0000" / "char_000000.png"
+    sidecar = png.with_name(png.name + ".import")
+    sidecar.write_text(GODOT_IMPORT.format(mode=2))
+    _old(sidecar)
+    return root
+
+
+def same(a: Scan, b: Scan) -> bool:
+    return a == b and dict(a.engine) == dict(b.engine)
+
+
+def digest(scan: Scan) -> str:
+    parts = (scan.textures, scan.meshes, scan.scenes, scan.findings, scan.files, sorted(scan.engine.items()))
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+# --- equal with and without the cache ---------------------------------------------------------
+
+
+def test_the_cache_gives_the_same_scan_as_reading(tree):
+    plain = read_scene(tree, CONFIG, jobs=1)
+    assert plain.cache == CacheStats("off")
+    assert len(plain.files) == 122 and len(plain.textures) == 106 and len(plain.meshes) == 24
+    assert set(plain.engine) == {"characters/set_0000/char_000000.png"}
+    cold = read_scene(tree, CONFIG, jobs=1, use_cache=True)
+    warm = read_scene(tree, CONFIG, jobs=1, use_cache=True)
+    assert same(plain, cold) and same(plain, warm)
+    assert cold.cache == CacheStats("on", hits=0, misses=122, stored=122)
+    assert warm.cache == CacheStats("on", hits=122, misses=0, stored=0)
+
+
+def test_an_open_cache_can_be_passed_and_stays_open(tree):
+    with cache_mod.Cache.open(tree) as cache:
+        first = read_scene(tree, CONFIG, jobs=1, cache=cache)
+        second = read_scene(tree, CONFIG, jobs=1, cache=cache)
+        assert cache.usable
+    assert same(first, second)
+    assert (first.cache.hits, first.cache.misses) == (0, 122)  # each scan's own counts
+    assert (second.cache.hits, second.cache.misses) == (122, 0)
+
+
+def test_explicit_paths_are_served_from_the_cache_too(tree):
+    read_scene(tree, CONFIG, jobs=1, use_cache=True)
+    picked = [tree / "scene", tree / "characters" / "set_0000" / "char_000000.png"]
+    plain = read_scene(tree, CONFIG, picked, jobs=1)
+    warm = read_scene(tree, CONFIG, picked, jobs=1, use_cache=True)
+    assert same(plain, warm)
+    assert warm.cache == CacheStats("on", hits=3, misses=0)
+
+
+# --- what invalidates -------------------------------------------------------------------------
+
+
+def _png(tree: Path) -> tuple[Path, str]:
+    path = tree / "characters" / "set_0000" / "char_000001.png"
+    return path, path.relative_to(tree).as_posix()
+
+
+def _warm(tree: Path) -> Scan:
+    read_scene(tree, CONFIG, jobs=1, use_cache=True)
+    return read_scene(tree, CONFIG, jobs=1, use_cache=True)
+
+
+def test_a_changed_file_is_read_again(tree):
+    _warm(tree)
+    path, rel = _png(tree)
+    path.write_bytes(make_tree.png_bytes(64, 32, 6))
+    _old(path)  # same mtime as before: the size and ctime tell
+    after = read_scene(tree, CONFIG, jobs=1, use_cache=True)
+    assert after.cache == CacheStats("on", hits=121, misses=1, stored=1)
+    facts = next(t for t in after.textures if t.path == rel)
+    assert (facts.width, facts.height, facts.channels) == (64, 32, 4)
+    assert same(after, read_scene(tree, CONFIG, jobs=1))
+
+
+def test_a_new_mtime_alone_is_a_miss(tree):
+    _warm(tree)
+    path, _ = _png(tree)
+    _old(path, OLD_NS + 1)
+    after = read_scene(tree, CONFIG, jobs=1, use_cache=True)
+    assert (after.cache.hits, after.cache.misses) == (121, 1)
+
+
+def test_a_sidecar_added_or_edited_is_a_miss_for_its_texture(tree):
+    _warm(tree)
+    path, rel = _png(tree)
+    sidecar = path.with_name(path.name + ".import")
+    sidecar.write_text(GODOT_IMPORT.format(mode=0))
+    _old(sidecar)
+    added = read_scene(tree, CONFIG, jobs=1, use_cache=True)
+    assert (added.cache.hits, added.cache.misses) == (121, 1)
+    assert added.engine[rel].compress_mode == 0
+    sidecar.write_text(GODOT_IMPORT.format(mode=1) + "\n")
+    _old(sidecar)
+    edited = read_scene(tree, CONFIG, jobs=1, use_cache=True)
+    assert (edited.cache.hits, edited.cache.misses) == (121, 1)
+    assert edited.engine[rel].compress_mode == 1
+    sidecar.unlink()
+    removed = read_scene(tree, CONFIG, jobs=1, use_cache=True)
+    assert rel not in removed.engine and removed.cache.misses == 1
+
+
+def test_a_gltf_is_read_again_when_its_buffer_or_image_changes(tree):
+    warm = _warm(tree)
+    assert not [f for f in warm.findings if f.path == "scene/level.gltf"]
+    (tree / "scene" / "wall.png").unlink()
+    after = read_scene(tree, CONFIG, jobs=1, use_cache=True)
+    assert [f.code for f in after.findings if f.path == "scene/level.gltf"] == ["TB075"]
+    assert same(after, read_scene(tree, CONFIG, jobs=1))
+    (tree / "scene" / "level.bin").write_bytes(b"\0" * 12)
+    _old(tree / "scene" / "level.bin")
+    again = read_scene(tree, CONFIG, jobs=1, use_cache=True)
+    assert same(again, read_scene(tree, CONFIG, jobs=1))
+    assert again.cache.misses == 1  # the glTF (level.bin is not an asset of its own)
+
+
+def test_another_texbudget_version_reads_everything_again(tree, monkeypatch):
+    _warm(tree)
+    monkeypatch.setattr(cache_mod, "CACHE_VERSION", "0.0.0/0")
+    after = read_scene(tree, CONFIG, jobs=1, use_cache=True)
+    assert after.cache == CacheStats("on", hits=0, misses=122, stored=122)
+
+
+def test_a_file_written_just_now_is_read_but_not_stored(tree):
+    _warm(tree)
+    path, _ = _png(tree)
+    path.write_bytes(make_tree.png_bytes(64, 64, 2))
+    first = read_scene(tree, CONFIG, jobs=1, use_cache=True)
+    second = read_scene(tree, CONFIG, jobs=1, use_cache=True)
+    assert (first.cache.misses, first.cache.stored) == (1, 0)
+    assert (second.cache.misses, second.cache.stored) == (1, 0)
+    assert same(first, second)
+
+
+def test_a_whole_tree_scan_prunes_files_that_are_gone(tree):
+    _warm(tree)
+    path, rel = _png(tree)
+    path.unlink()
+    partial = read_scene(tree, CONFIG, [tree / "scene"], jobs=1, use_cache=True)
+    assert partial.cache.pruned == 0
+    whole = read_scene(tree, CONFIG, jobs=1, use_cache=True)
+    assert whole.cache == CacheStats("on", hits=121, misses=0, pruned=1)
+    conn = __import__("sqlite3").connect(tree / ".texbudget" / "cache.sqlite")
+    rels = {r for (r,) in conn.execute("SELECT rel FROM entries")}
+    conn.close()
+    assert rel not in rels and len(rels) == 121
+
+
+def test_images_a_gltf_follows_outside_discovery_are_cached_and_kept(tree):
+    config = config_mod.load(_config(tree, 'exclude = ["scene/wall.png"]'))
+    plain = read_scene(tree, config, jobs=1)
+    assert "scene/wall.png" not in plain.files and any(t.path == "scene/wall.png" for t in plain.textures)
+    cold = read_scene(tree, config, jobs=1, use_cache=True)
+    warm = read_scene(tree, config, jobs=1, use_cache=True)
+    assert same(plain, cold) and same(plain, warm)
+    assert (warm.cache.hits, warm.cache.misses, warm.cache.pruned) == (122, 0, 0)
+
+
+def _config(tree: Path, scan_section: str) -> Path:
+    path = tree / "texbudget.toml"
+    path.write_text(f"[scan]\n{scan_section}\n")
+    return path
+
+
+# --- the cache unusable, corrupt, or not for this reader --------------------------------------
+
+
+def test_a_cache_that_cannot_be_created_is_reported_not_fatal(tree):
+    (tree / ".texbudget").write_text("a file, not a folder")
+    scan = read_scene(tree, CONFIG, jobs=1, use_cache=True)
+    assert same(scan, read_scene(tree, CONFIG, jobs=1))
+    assert scan.cache.status == "unavailable" and scan.cache.reason.startswith("cannot create ")
+    assert (scan.cache.hits, scan.cache.misses) == (0, 122)
+
+
+def test_a_corrupt_cache_is_rebuilt_and_the_scan_says_so(tree):
+    plain = read_scene(tree, CONFIG, jobs=1)
+    (tree / ".texbudget").mkdir()
+    (tree / ".texbudget" / "cache.sqlite").write_bytes(os.urandom(8192))
+    scan = read_scene(tree, CONFIG, jobs=1, use_cache=True)
+    assert scan.cache.status == "rebuilt" and scan.cache.stored == 122
+    extra = [f for f in scan.findings if f not in plain.findings]
+    assert [(f.path, f.code) for f in extra] == [(".texbudget/cache.sqlite", "TB007")]
+    assert scan.textures == plain.textures and scan.meshes == plain.meshes
+    assert same(read_scene(tree, CONFIG, jobs=1, use_cache=True), plain)
+
+
+def _plain_reader(args: tuple[Path, str]) -> tuple[str, ReadResult, object]:
+    root, rel = args
+    return rel, read_path(root, rel), None
+
+
+def test_a_custom_reader_never_uses_the_cache(tree):
+    with cache_mod.Cache.open(tree) as cache:
+        scan = read_scene(tree, CONFIG, jobs=1, reader=_plain_reader, cache=cache)
+        assert cache.stored == 0 and cache.hits == 0
+    assert scan.cache.status == "off" and "custom reader" in scan.cache.reason
+    assert scan.engine == {}
+    assert scan.textures == read_scene(tree, CONFIG, jobs=1).textures
+
+
+# --- the pool -----------------------------------------------------------------------------------
+
+
+def test_the_pool_gives_the_same_scan(tree, monkeypatch):
+    serial = read_scene(tree, CONFIG, jobs=1)
+    monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
+    seen: list[tuple[int, int]] = []
+    pooled = read_scene(tree, CONFIG, jobs=2, progress=lambda d, t: seen.append((d, t)))
+    assert same(serial, pooled)
+    assert seen[-1] == (122, 122) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+    cold = read_scene(tree, CONFIG, jobs=2, use_cache=True)
+    warm = read_scene(tree, CONFIG, jobs=2, use_cache=True)
+    assert same(serial, cold) and same(serial, warm)
+    assert (cold.cache.stored, warm.cache.hits) == (122, 122)
+    # the workers found the glTF's dependencies: its image going away is a miss for it
+    (tree / "scene" / "wall.png").unlink()
+    after = read_scene(tree, CONFIG, jobs=2, use_cache=True)
+    assert (after.cache.hits, after.cache.misses) == (120, 1)
+    assert [f.code for f in after.findings if f.path == "scene/level.gltf"] == ["TB075"]
+
+
+def test_the_pool_runs_a_custom_reader(tree, monkeypatch):
+    monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
+    assert same(read_scene(tree, CONFIG, jobs=2, reader=_plain_reader), read_scene(tree, CONFIG, jobs=1, reader=_plain_reader))
+
+
+def test_below_the_threshold_no_pool_is_started(tree, monkeypatch):
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a pool was started")
+
+    monkeypatch.setattr(scan_mod._Job, "_pooled", no_pool)
+    assert scan_mod.POOL_MIN_FILES > 122
+    read_scene(tree, CONFIG, jobs=4)
+
+
+def test_progress_counts_every_file_once_serial_and_from_the_cache(tree):
+    for use_cache in (False, True, True):
+        seen: list[tuple[int, int]] = []
+        read_scene(tree, CONFIG, jobs=1, use_cache=use_cache, progress=lambda d, t, seen=seen: seen.append((d, t)))
+        assert seen[-1] == (122, 122)
+        assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_garbage_collection_is_back_on_afterwards(tree):
+    assert gc.isenabled()
+    read_scene(tree, CONFIG, jobs=1, use_cache=True)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        read_scene(tree, CONFIG, jobs=1)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+# --- concurrent runs ----------------------------------------------------------------------------
+
+
+_RUN = textwrap.dedent("""
+    import hashlib, sys
+    from pathlib import Path
+    from texbudget import config
+    from texbudget.scan import read_scene
+    scan = read_scene(Path(sys.argv[1]), config.load(None), jobs=1, use_cache=True)
+    parts = (scan.textures, scan.meshes, scan.scenes, scan.findings, scan.files, sorted(scan.engine.items()))
+    print(hashlib.sha256(repr(parts).encode()).hexdigest(), scan.cache.status)
+""")
+
+
+def test_two_runs_at_once_finish_with_equal_results(tmp_path):
+    root = tmp_path / "tree"
+    make_tree.make_tree(root, 600)
+    expected = digest(read_scene(root, CONFIG, jobs=1))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    for _ in range(2):  # a cold race, then a warm one
+        procs = [subprocess.Popen([sys.executable, "-c", _RUN, str(root)], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, env=env) for _ in range(2)]
+        outs = [p.communicate(timeout=300) for p in procs]
+        for p, (out, err) in zip(procs, outs, strict=True):
+            assert p.returncode == 0, err
+            assert out.split() == [expected, "on"]
+    warm = read_scene(root, CONFIG, jobs=1, use_cache=True)
+    assert warm.cache.hits == 600 and digest(warm) == expected
+
+
+# --- reading one file ---------------------------------------------------------------------------
+
+
+def test_read_one_is_the_registry_plus_the_sidecar(tree):
+    path, rel = _png(tree)
+    path.with_name(path.name + ".import").write_text(GODOT_IMPORT.format(mode=2))
+    got = scan_mod._read_one((tree, rel))
+    assert got == (rel, read_path(tree, rel), read_engine_import(tree / rel, rel))
+    assert got[2].compress_mode == 2
+
+
+def test_the_prefetched_source_serves_small_files_from_memory(tmp_path):
+    data = bytes(range(256)) * 4
+    (tmp_path / "s.bin").write_bytes(data)
+    src = scan_mod._Prefetched(rel="s.bin", root=tmp_path, path=str(tmp_path / "s.bin"), known_size=len(data), prefix=data)
+    (tmp_path / "s.bin").unlink()  # nothing below touches the disk
+    assert src.size() == 1024 and src.head(16) == data[:16] and src.head(5000) == data
+    with src.open() as f:
+        f.seek(1000)
+        assert f.read() == data[1000:]
+    assert src.abspath == tmp_path / "s.bin"
+
+
+def test_the_prefetched_source_reads_past_its_prefix_from_disk(tmp_path):
+    data = os.urandom(scan_mod.PREFETCH_BYTES + 5000)
+    (tmp_path / "b.bin").write_bytes(data)
+    prefix = data[: scan_mod.PREFETCH_BYTES]
+    src = scan_mod._Prefetched(rel="b.bin", root=tmp_path, path=str(tmp_path / "b.bin"), known_size=len(data), prefix=prefix)
+    assert src.head(100) == data[:100]
+    assert src.head(len(data) + 10) == data
+    with src.open() as f:
+        f.seek(len(data) - 10)
+        assert f.read() == data[-10:]
+
+
+def test_a_file_that_cannot_be_opened_is_the_registrys_finding(tmp_path):
+    result, engine = scan_mod._read_file(tmp_path, "gone.png", True)
+    assert engine is None
+    assert result == read_path(tmp_path, "gone.png")
+    assert [f.code for f in result.findings] in (["TB005"], ["TB001"])
+
+
+_WARM_IMPORTS = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    from texbudget import config
+    from texbudget.pipeline import build_settings, evaluate
+    from texbudget.scan import read_scene
+    cfg = config.load(None)
+    scan = read_scene(Path(sys.argv[1]), cfg, use_cache=True)
+    assert (scan.cache.hits, scan.cache.misses) == (122, 0), scan.cache
+    evaluate(scan, build_settings(cfg, platform=None, quality=None, resolutions=None, rt=None, cards=None))
+    heavy = ("PIL", "numpy", "trimesh", "textual", "multiprocessing", "concurrent.futures", "texbudget.readers.images", "texbudget.readers.gltf")
+    print(" ".join(sorted(m for m in sys.modules if m.split(".")[0] in heavy or m in heavy)))
+""")
+
+
+def test_a_warm_read_imports_no_reader_and_no_heavy_library(tree):
+    read_scene(tree, CONFIG, jobs=1, use_cache=True)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    done = subprocess.run([sys.executable, "-c", _WARM_IMPORTS, str(tree)], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == ""
+
+
+def test_a_rebuild_found_when_opening_is_reported_once(tree):
+    (tree / ".texbudget").mkdir()
+    (tree / ".texbudget" / "cache.sqlite").write_bytes(b"\0garbage" * 100)
+    with cache_mod.Cache.open(tree) as cache:
+        first = read_scene(tree, CONFIG, jobs=1, cache=cache)
+        second = read_scene(tree, CONFIG, jobs=1, cache=cache)
+    assert [f.code for f in first.findings if f.code == "TB007"] == ["TB007"] and first.cache.status == "rebuilt"
+    assert [f.code for f in second.findings if f.code == "TB007"] == [] and second.cache.status == "on"

@@ -1,0 +1,535 @@
+"""The read cache: what each file's readers found, kept between runs in SQLite.
+
+``<scan root>/.texbudget/cache.sqlite`` holds one row per file read: its POSIX path relative to
+the scan root, a *signature* of what the file system says about it, and the file's
+``ReadResult`` with its engine sidecar result (``EngineImport``, ``Finding`` or ``None``). A
+row is used only while the signature still matches, so a cache hit gives exactly what reading
+the file again would give. The folder also gets a ``.gitignore`` of ``*``: the cache is never
+committed.
+
+The signature (``signature``) is size, ``st_mtime_ns`` and ``st_ctime_ns`` of the file, plus
+the same three numbers of its Godot ``.import`` / Unity ``.meta`` sidecar when there is one:
+editing a sidecar re-reads the texture. ctime catches tools that restore an old mtime
+(``tar``, ``cp -p``, ``touch -d``); mtime alone would not. A glTF also lists the files its
+result depends on (external ``.bin`` buffers and images, whose size and existence the reader
+checks) with their signatures; any change there is a miss too. ``CACHE_VERSION`` (texbudget's
+version and the schema number) is stored in the file; another version empties the cache.
+
+Racy entries: a file modified within ``RACY_SECONDS`` of now is read but not stored, because a
+second write in the same clock tick would keep size and mtime (git's "racily clean" problem).
+
+Safety:
+
+- WAL journal, one transaction per batch of writes, ``busy_timeout`` for concurrent runs: two
+  runs on the same tree both finish, and a run killed mid-write (even ``kill -9``) leaves the
+  last committed state, which SQLite recovers on the next open.
+- A cache file that is not ours, not SQLite, truncated or of the wrong schema is deleted and
+  created again; ``Cache.notes`` then holds one TB007 finding. A row whose value cannot be
+  decoded is dropped and the file read again (also TB007).
+- A folder where the cache cannot be created or written (read-only checkout, permissions)
+  turns the cache off for the run: ``Cache.usable`` is False and ``Cache.reason`` says why, for
+  the CLI to print. Nothing raises.
+- Values are pickled, but loaded with an unpickler that only constructs texbudget's own frozen
+  dataclasses and enums, so a crafted cache file cannot run code. Each dataclass is stored as
+  its constructor arguments (measured: restricted loading is about 2x faster than the default
+  ``__setstate__`` path, and faster than JSON plus rebuilding the objects; see
+  ``benchmarks/README.md``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import enum
+import io
+import os
+import pickle
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+
+from texbudget import __version__, findings
+from texbudget.model import Finding
+
+#: Bump when the table layout or the meaning of a stored value changes.
+SCHEMA = 1
+#: Stored in the file; a different value empties the cache (texbudget version / schema).
+CACHE_VERSION = f"{__version__}/{SCHEMA}"
+#: ``PRAGMA application_id`` of our files ("TBc1"), so another SQLite file at the path is
+#: recognised as not ours.
+APPLICATION_ID = 0x54426331
+#: Folder under the scan root, and the file in it.
+CACHE_DIR = ".texbudget"
+CACHE_FILE = "cache.sqlite"
+#: A file modified this recently is read but not stored (see the module docstring).
+RACY_SECONDS = 2.0
+#: How long a run waits for another run's write transaction before giving up on writing.
+BUSY_TIMEOUT_MS = 5000
+#: Rows fetched per ``IN (...)`` query (SQLite's default variable limit is 999 or more).
+_BATCH = 900
+
+#: SQLite error names that mean the file is damaged or not a database: rebuild it.
+_CORRUPT = frozenset({"SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_FORMAT", "SQLITE_IOERR_SHORT_READ"})
+#: ... that mean the folder or file cannot be written: run without the cache.
+_UNWRITABLE_PREFIXES = ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH", "SQLITE_FULL", "SQLITE_IOERR")
+#: ... that mean another run holds the lock: skip this write, keep the cache.
+_BUSY_PREFIXES = ("SQLITE_BUSY", "SQLITE_LOCKED")
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS entries (
+    rel TEXT PRIMARY KEY,
+    sig TEXT NOT NULL,
+    deps TEXT NOT NULL,
+    value BLOB NOT NULL
+) WITHOUT ROWID;
+"""
+
+
+class _Corrupt(Exception):
+    """The cache file is damaged or not ours."""
+
+
+def signature(st: os.stat_result, sidecars: Iterable[os.stat_result] = ()) -> str:
+    """The cache signature of a file's stat and its sidecars' stats."""
+    parts = [f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"]
+    parts += (f"{s.st_size}:{s.st_mtime_ns}:{s.st_ctime_ns}" for s in sidecars)
+    return "|".join(parts)
+
+
+def stat_signature(path: str) -> str:
+    """The signature of a dependency by path; ``-`` when it does not exist or cannot be read."""
+    try:
+        return signature(os.stat(path))
+    except OSError:
+        return "-"
+
+
+def is_racy(st: os.stat_result, now_ns: int | None = None) -> bool:
+    """True when the file changed so recently that a same-size rewrite could keep its mtime."""
+    now = time.time_ns() if now_ns is None else now_ns
+    return now - st.st_mtime_ns < RACY_SECONDS * 1e9
+
+
+# --- values -------------------------------------------------------------------------------
+
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _ctor_fields(cls: type) -> tuple[str, ...] | None:
+    names = _FIELDS.get(cls, ())
+    if names == ():
+        fields = dataclasses.fields(cls)
+        names = tuple(f.name for f in fields) if all(f.init for f in fields) else None
+        _FIELDS[cls] = names
+    return names
+
+
+class _Pickler(pickle.Pickler):
+    """Dataclasses as ``cls(*values)``: loads with one constructor call per object."""
+
+    def reducer_override(self, obj: object) -> object:
+        cls = type(obj)
+        if dataclasses.is_dataclass(cls) and cls.__module__.startswith("texbudget."):
+            names = _ctor_fields(cls)
+            if names is not None:
+                return cls, tuple(getattr(obj, n) for n in names)
+        return NotImplemented
+
+
+#: Modules whose dataclasses and enums a cache value may hold.
+_ALLOWED_MODULES = ("texbudget.model", "texbudget.policy")
+
+
+_RESOLVED: dict[tuple[str, str], type] = {}
+
+
+class _Unpickler(pickle.Unpickler):
+    """Constructs texbudget's own dataclasses and enums, and nothing else."""
+
+    def find_class(self, module: str, name: str) -> object:
+        found = _RESOLVED.get((module, name))
+        if found is not None:
+            return found
+        if module in _ALLOWED_MODULES:
+            import importlib
+
+            obj = getattr(importlib.import_module(module), name, None)
+            if isinstance(obj, type) and (dataclasses.is_dataclass(obj) or issubclass(obj, enum.Enum)):
+                _RESOLVED[(module, name)] = obj
+                return obj
+        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a texbudget cache")
+
+
+def dumps(value: object) -> bytes:
+    """The stored form of a cache value."""
+    buf = io.BytesIO()
+    _Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    return buf.getvalue()
+
+
+def loads(blob: bytes) -> object:
+    """A cache value from its stored form; ``pickle.UnpicklingError`` (or another decoding
+    error) when the bytes are damaged or hold anything but texbudget's own types."""
+    return _Unpickler(io.BytesIO(blob)).load()
+
+
+#: A damaged or hostile blob can make the unpickler raise almost anything (UnpicklingError,
+#: EOFError, TypeError from a constructor, MemoryError, …); every one means "drop this entry".
+_LOAD_ERRORS = (Exception,)
+
+
+# --- the cache -----------------------------------------------------------------------------
+
+
+class Cache:
+    """One scan root's cache. Create with ``Cache.open(root)``; every method is safe to call
+    when the cache is off (``usable`` False): lookups miss and writes do nothing.
+    (A plain class, not a dataclass: defining one costs a millisecond of start-up.)"""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection | None = None, reason: str = "") -> None:
+        self.path = path
+        self.conn = conn
+        self.reason = reason  # why the cache is off ("" while it works)
+        self.notes: list[Finding] = []  # TB007 when it was rebuilt or entries were dropped
+        self.hits = self.misses = self.stored = self.pruned = 0
+        self._known: set[str] | None = None  # every path in the table, when a lookup read it all
+        self._taken = 0  # notes already handed out by take_notes
+
+    def take_notes(self) -> list[Finding]:
+        """The TB007 notes not handed out yet (a cache used for several scans reports each
+        rebuild once)."""
+        fresh = self.notes[self._taken :]
+        self._taken = len(self.notes)
+        return fresh
+
+    def counts(self) -> tuple[int, int, int, int]:
+        """(hits, misses, stored, pruned) so far."""
+        return self.hits, self.misses, self.stored, self.pruned
+
+    @property
+    def usable(self) -> bool:
+        return self.conn is not None
+
+    @property
+    def shown(self) -> str:
+        return f"{CACHE_DIR}/{CACHE_FILE}"
+
+    # --- opening
+
+    @classmethod
+    def open(cls, root: Path) -> Cache:
+        """The cache under ``root``; created when missing, rebuilt when damaged, off (with a
+        reason) when the folder cannot be written."""
+        folder = Path(root) / CACHE_DIR
+        cache = cls(folder / CACHE_FILE)
+        try:
+            folder.mkdir(exist_ok=True)
+            ignore = folder / ".gitignore"
+            if not ignore.exists():
+                ignore.write_text("# texbudget's read cache; never commit it\n*\n")
+        except OSError as exc:
+            cache.reason = f"cannot create {folder}: {exc.strerror or exc}"
+            return cache
+        try:
+            cache.conn = cache._connect()
+        except _Corrupt as exc:
+            cache._rebuild(str(exc))
+        except sqlite3.Error as exc:
+            cache._off(exc)
+        return cache
+
+    def _connect(self) -> sqlite3.Connection:
+        """Open, check the file is ours and of this schema, set up WAL. ``_Corrupt`` when it is
+        damaged or not ours; other ``sqlite3.Error`` when it cannot be opened or written."""
+        conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                               check_same_thread=False)
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            state = _look(conn)
+            if state is None:
+                self._create(conn)
+            else:
+                version = _judge(state)
+                if version != CACHE_VERSION:
+                    self._reset(conn)
+            _use_wal(conn)
+            conn.execute("PRAGMA synchronous = NORMAL")
+            return conn
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            if _error_name(exc) in _CORRUPT:
+                raise _Corrupt(f"{_error_name(exc)}: {exc}") from None
+            raise
+        except _Corrupt:
+            conn.close()
+            raise
+
+    def _create(self, conn: sqlite3.Connection) -> None:
+        """Make the tables of an empty file, under the write lock. Another run may have made
+        them since we looked: then its work is judged instead."""
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            state = _look(conn, in_transaction=True)
+            if state is not None:
+                conn.execute("COMMIT")
+                if _judge(state) != CACHE_VERSION:
+                    self._reset(conn)
+                return
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {SCHEMA}")
+            for statement in _TABLES.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (CACHE_VERSION,))
+            conn.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
+
+    def _reset(self, conn: sqlite3.Connection) -> None:
+        """Empty a cache another texbudget version wrote, and claim it for this one."""
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+            if row is None or row[0] != CACHE_VERSION:
+                conn.execute("DELETE FROM entries")
+                conn.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (CACHE_VERSION,))
+            conn.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
+
+    def _rebuild(self, why: str) -> None:
+        """Delete the damaged file (and its WAL) and start an empty cache; a TB007 note."""
+        self._known = None
+        if self.conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self.conn.close()
+            self.conn = None
+        try:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(f"{self.path}{suffix}")
+            self.conn = self._connect()
+        except (OSError, sqlite3.Error, _Corrupt) as exc:
+            self.reason = f"cannot rebuild {self.path}: {exc}"
+            self.conn = None
+        self.notes.append(findings.make(self.shown, "TB007", f"the read cache was corrupt ({why}); it was rebuilt and every file read again"))
+
+    def _off(self, exc: BaseException) -> None:
+        self.reason = f"cannot use {self.path}: {exc}"
+        if self.conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self.conn.close()
+        self.conn = None
+
+    def _failed(self, exc: sqlite3.Error) -> None:
+        """An error during use: rebuild when the file is damaged, else turn the cache off."""
+        name = _error_name(exc)
+        if name in _CORRUPT:
+            self._rebuild(f"{name}: {exc}")
+        elif not name.startswith(_BUSY_PREFIXES):
+            self._off(exc)
+
+    def close(self) -> None:
+        if self.conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self.conn.close()
+            self.conn = None
+
+    def __enter__(self) -> Cache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- use
+
+    def lookup(self, sigs: Mapping[str, str], dep_sig: Callable[[str], str] | None = None) -> dict[str, object]:
+        """The values of the entries of ``sigs`` (path -> current signature) that are still
+        valid: path -> ``(ReadResult, EngineImport | Finding | None)``.
+        ``dep_sig(rel)`` gives a dependency's current signature (default: stat it under the
+        scan root)."""
+        if self.conn is None or not sigs:
+            self.misses += len(sigs)
+            return {}
+        root = self.path.parent.parent
+        dep_sig = dep_sig or (lambda rel: stat_signature(os.path.join(root, rel)))
+        rows = self._rows(sigs)
+        if rows is None:
+            self.misses += len(sigs)
+            return {}
+        out: dict[str, object] = {}
+        bad: list[str] = []
+        for rel, sig, deps, blob in rows:
+            if sigs.get(rel) != sig:
+                continue
+            if deps and not self._deps_match(deps, dep_sig):
+                continue
+            try:
+                value = loads(blob)
+            except _LOAD_ERRORS:
+                bad.append(rel)
+                continue
+            out[rel] = value
+        if bad:
+            self.notes.append(findings.make(self.shown, "TB007", f"the read cache was corrupt ({len(bad)} entr{'y' if len(bad) == 1 else 'ies'} could not be decoded, e.g. {bad[0]}); they were dropped and the files read again"))
+            self._delete(bad)
+        self.hits += len(out)
+        self.misses += len(sigs) - len(out)
+        return out
+
+    @staticmethod
+    def _deps_match(deps: str, dep_sig: Callable[[str], str]) -> bool:
+        for line in deps.split("\n"):
+            rel, _, sig = line.rpartition("\t")
+            if dep_sig(rel) != sig:
+                return False
+        return True
+
+    def _rows(self, sigs: Mapping[str, str]) -> list[tuple[str, str, str, bytes]] | None:
+        assert self.conn is not None
+        try:
+            total = self.conn.execute("SELECT count(*) FROM entries").fetchone()[0]
+            if len(sigs) * 4 >= total:  # most of the table: one scan beats many lookups
+                rows = self.conn.execute("SELECT rel, sig, deps, value FROM entries").fetchall()
+                self._known = {r[0] for r in rows}
+                return rows
+            rels = list(sigs)
+            rows: list[tuple[str, str, str, bytes]] = []
+            for i in range(0, len(rels), _BATCH):
+                chunk = rels[i : i + _BATCH]
+                marks = ",".join("?" * len(chunk))
+                rows += self.conn.execute(f"SELECT rel, sig, deps, value FROM entries WHERE rel IN ({marks})", chunk).fetchall()
+            return rows
+        except sqlite3.Error as exc:
+            self._failed(exc)
+            return None
+
+    def store(self, items: Iterable[tuple[str, str, Iterable[tuple[str, str]], bytes]]) -> int:
+        """Write ``(rel, signature, dependencies [(rel, signature)], blob)`` rows in one
+        transaction. Returns how many were written (0 when another run held the lock for
+        longer than ``BUSY_TIMEOUT_MS``, or the cache is off)."""
+        if self.conn is None:
+            return 0
+        rows = [(rel, sig, "\n".join(f"{d}\t{s}" for d, s in deps), blob) for rel, sig, deps, blob in items]
+        if not rows:
+            return 0
+        if not self._write(lambda conn: conn.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?)", rows)):
+            return 0
+        self.stored += len(rows)
+        if self._known is not None:
+            self._known.update(r[0] for r in rows)
+        return len(rows)
+
+    def prune(self, keep: Iterable[str]) -> int:
+        """Delete the entries of files not in ``keep`` (call after a whole-tree scan)."""
+        if self.conn is None:
+            return 0
+        keep_set = set(keep)
+        if self._known is not None:  # the table as the last full lookup read it
+            stale = [r for r in self._known if r not in keep_set]
+        else:
+            try:
+                stale = [r for (r,) in self.conn.execute("SELECT rel FROM entries") if r not in keep_set]
+            except sqlite3.Error as exc:
+                self._failed(exc)
+                return 0
+        self._delete(stale)
+        self.pruned += len(stale)
+        return len(stale)
+
+    def _delete(self, rels: list[str]) -> None:
+        if not rels or self.conn is None:
+            return
+        if self._known is not None:
+            self._known.difference_update(rels)
+        self._write(lambda conn: conn.executemany("DELETE FROM entries WHERE rel = ?", [(r,) for r in rels]))
+
+    def _write(self, work: Callable[[sqlite3.Connection], object]) -> bool:
+        """Run ``work`` inside BEGIN IMMEDIATE … COMMIT. False (nothing written) when the lock
+        could not be had or the cache failed; that is handled here, never raised."""
+        conn = self.conn
+        if conn is None:
+            return False
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            self._failed(exc)
+            return False
+        try:
+            work(conn)
+            conn.execute("COMMIT")
+            return True
+        except sqlite3.Error as exc:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            self._failed(exc)
+            return False
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
+
+
+_State = tuple[int, int, frozenset[str], tuple[str, ...], tuple[str, ...], "str | None"]
+
+
+def _look(conn: sqlite3.Connection, in_transaction: bool = False) -> _State | None:
+    """(application id, user_version, tables, entries columns, meta columns, stored
+    version) read in one snapshot, so a file another run is creating is seen either empty
+    or whole; None for an empty file."""
+    if not in_transaction:
+        conn.execute("BEGIN")
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        user_version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = frozenset(r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
+        entries = tuple(r[1] for r in conn.execute("PRAGMA table_info(entries)"))
+        meta = tuple(r[1] for r in conn.execute("PRAGMA table_info(meta)"))
+        version = None
+        if meta == ("key", "value"):
+            row = conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+            version = row[0] if row is not None else None
+    finally:
+        if not in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("COMMIT")
+    if app_id == 0 and user_version == 0 and not tables:
+        return None
+    return app_id, user_version, tables, entries, meta, version
+
+
+def _judge(state: _State) -> str | None:
+    """The stored version of a file that is ours and of this schema; ``_Corrupt`` otherwise."""
+    app_id, user_version, _tables, entries, meta, version = state
+    if app_id != APPLICATION_ID:
+        raise _Corrupt(f"not a texbudget cache (application id 0x{app_id:08x})")
+    if user_version != SCHEMA or entries != ("rel", "sig", "deps", "value") or meta != ("key", "value"):
+        raise _Corrupt(f"wrong schema (version {user_version}, entries {', '.join(entries) or 'missing'}, meta {', '.join(meta) or 'missing'})")
+    return version
+
+
+def _use_wal(conn: sqlite3.Connection) -> None:
+    """Switch to the WAL journal (kept in the file, so this is once per cache). Another run
+    holding a lock can make the switch fail for a moment; it is retried, and if it never
+    takes the rollback journal is used, which is as safe, only less concurrent."""
+    for _ in range(40):
+        try:
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        except sqlite3.OperationalError as exc:
+            if not _error_name(exc).startswith(_BUSY_PREFIXES):
+                raise
+            mode = "busy"
+        if str(mode).lower() == "wal":
+            return
+        time.sleep(0.05)
+
+
+def _error_name(exc: BaseException) -> str:
+    return getattr(exc, "sqlite_errorname", "") or ""
+

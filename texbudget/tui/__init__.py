@@ -1,0 +1,1 @@
+"""The Textual terminal UI (DESIGN.md §1 "present"). Only this package imports Textual."""

@@ -1,0 +1,479 @@
+"""The Textual app: ``make_app`` builds it (for the CLI, the tests and the screenshot script),
+``run`` runs it for ``texbudget tui``.
+
+Threads and messages (STYLE.md, "The TUI"):
+
+- The scan runs in ``@work(thread=True, exclusive=True, exit_on_error=False)``; the thread
+  posts ``ScanProgressed``, then one ``AssetsRead`` per batch the scanner yields, then
+  ``ScanFinished``. It never touches a widget and checks ``is_cancelled`` between batches.
+- Every switch (keys, what-ifs, a batch read) re-runs ``pipeline.evaluate`` on the facts
+  already read, in an exclusive worker; ``ReportEvaluated`` brings the immutable ``Report``
+  back and the app assigns it to each screen's ``report`` inside ``batch_update``.
+- The watch polls mtimes every ``watch_interval`` seconds in its own worker and posts
+  ``FilesChanged``; the changed files are read again and merged in; selection is kept.
+- Every worker failure meets in ``on_worker_state_changed``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from datetime import date
+from functools import partial
+from pathlib import Path
+from typing import ClassVar
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from texbudget import budget as budget_mod
+from texbudget import configwrite, pipeline, policy
+from texbudget.config import Config
+from texbudget.errors import TexbudgetError
+from texbudget.model import TextureCost
+from texbudget.pipeline import Report, Settings
+from texbudget.scan import Scan
+from texbudget.tui import browse as browse_mod
+from texbudget.tui import scanning, state
+from texbudget.tui.scanning import Scanner
+from texbudget.tui.screens.asset import AssetScreen
+from texbudget.tui.screens.help import HelpScreen
+from texbudget.tui.screens.main import MainScreen
+from texbudget.tui.screens.picker import PickerScreen
+from texbudget.tui.widgets.assets import FolderTable
+from texbudget.tui.widgets.settings_bar import WHAT_IF
+from texbudget.units import human_bytes
+
+#: During a scan, re-evaluate at most this often (seconds); the last batch always is.
+EVALUATE_EVERY = 0.4
+
+
+# --- messages (past events) ------------------------------------------------------------------
+
+
+class ScanProgressed(Message):
+    def __init__(self, done: int, total: int, generation: int) -> None:
+        self.done, self.total, self.generation = done, total, generation
+        super().__init__()
+
+
+class AssetsRead(Message):
+    """A batch of facts was read. ``touched``: the files it replaces on screen."""
+
+    def __init__(self, part: Scan, generation: int, touched: frozenset[str] | None = None,
+                 removed: frozenset[str] = frozenset()) -> None:
+        self.part, self.generation, self.touched, self.removed = part, generation, touched, removed
+        super().__init__()
+
+
+class ScanFinished(Message):
+    def __init__(self, generation: int, files: int, seconds: float) -> None:
+        self.generation, self.files, self.seconds = generation, files, seconds
+        super().__init__()
+
+
+class ScanFailed(Message):
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+        super().__init__()
+
+
+class FilesChanged(Message):
+    def __init__(self, changed: frozenset[str], removed: frozenset[str]) -> None:
+        self.changed, self.removed = changed, removed
+        super().__init__()
+
+
+class RescanDone(Message):
+    """A watch rescan ended (its facts came in the AssetsRead before)."""
+
+
+class ReportEvaluated(Message):
+    """A new report, with the browser rows built from it for ``browse.query`` (both pure,
+    built in the worker so the main thread only assigns them)."""
+
+    def __init__(self, report: Report, generation: int, browse: browse_mod.Browse | None = None) -> None:
+        self.report, self.generation, self.browse = report, generation, browse
+        super().__init__()
+
+
+# --- the app ---------------------------------------------------------------------------------
+
+
+class TexbudgetApp(App[int]):
+    """Does the scene fit? The main screen answers; every key recomputes from facts read once."""
+
+    CSS_PATH = "app.tcss"
+    ENABLE_COMMAND_PALETTE = False
+    TITLE = "texbudget"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit", "quit", tooltip="leave texbudget"),
+        Binding("question_mark", "help", "help", key_display="?", tooltip="every key and symbol"),
+    ]
+
+    def __init__(
+        self, settings: Settings, root: Path, config: Config, paths: Sequence[Path] | None = None,
+        scanner: Scanner = scanning.read_in_batches, *, watch: bool = True, watch_interval: float = 2.0,
+    ) -> None:
+        super().__init__()
+        self.base_settings = settings
+        self.root = Path(root)
+        self.config = config
+        self.paths = list(paths) if paths else None
+        self.scanner = scanner
+        self.watch_files = watch
+        self.watch_interval = watch_interval
+        self.choices = state.Choices()
+        self.what_ifs: dict[str, dict[str, object]] = {}
+        self.written: list[dict[str, object]] = []
+        self.config_target = config.path or self.root / "texbudget.toml"
+        self.scan = Scan(root=self.root)
+        self.report: Report | None = None
+        self.scanning = False
+        self.scan_generation = 0
+        self.eval_generation = 0
+        self.evaluations = 0  # how many reports were evaluated (tests: no rescan on a switch)
+        self.scans = 0  # how many full scans ran
+        self._fresh = Scan(root=self.root)
+        self._last_eval = 0.0
+        self._eval_timer = None
+        self._dirty: set[str] = set()
+        self._gone: set[str] = set()
+        self._rescanning = False
+        self.rescans = 0
+        self.title = f"texbudget: {self.root.name or self.root}"
+
+    # --- lifecycle -------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.push_screen(MainScreen())
+        self.start_scan()
+        if self.watch_files:
+            self._watch()
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            self.pop_screen()
+            return
+        self.push_screen(HelpScreen([
+            ("Main screen", MainScreen.BINDINGS),
+            ("Folder tree", FolderTable.BINDINGS),
+            ("Asset screen", AssetScreen.BINDINGS),
+            ("Everywhere", self.BINDINGS),
+        ]))
+
+    # --- settings ------------------------------------------------------------------------
+
+    def extra_rules(self, skip: str | None = None) -> tuple[policy.Rule, ...]:
+        """Rules written this session (as the config file now has them), then the what-ifs
+        (all but the one of ``skip``)."""
+        out: list[policy.Rule] = []
+        if self.written:
+            source = (self.config.path or self.config_target).name  # as build_settings names them
+            out += policy.parse_rules([*self.config.rules, *self.written], source)[len(self.config.rules):]
+        what_ifs = [{"match": configwrite.glob_escape(k), **v} for k, v in self.what_ifs.items() if k != skip]
+        if what_ifs:
+            out += policy.parse_rules(what_ifs, WHAT_IF)
+        return tuple(out)
+
+    def settings(self, choices: state.Choices | None = None, skip: str | None = None) -> Settings:
+        """The settings of the next evaluation: starting ones, the keys' choices, the rules
+        written this session and the what-ifs (but ``skip``'s)."""
+        return state.apply(self.base_settings, choices or self.choices, self.extra_rules(skip))
+
+    def pick(self, key: str) -> None:
+        title, make_options = state.PICKERS[key]
+        options = make_options(self.base_settings)
+        current = state.current_index(options, self.choices, key)
+        self.push_screen(PickerScreen(title, options, current), partial(self.choose, key))
+
+    def choose(self, key: str, option: state.Option | None) -> None:
+        if option is None:
+            return
+        choices = self.choices.set(key, option.value, option.configured)
+        try:
+            settings = self.settings(choices)
+            budget_mod.resolve_cards(settings.budget.cards)
+        except (ValueError, TexbudgetError) as exc:
+            self.notify(str(exc), severity="error", title="not applied")
+            return
+        self.choices = choices
+        self.evaluate_now()
+
+    # --- evaluation ---------------------------------------------------------------------------
+
+    def evaluate_now(self) -> None:
+        if self._eval_timer is not None:
+            self._eval_timer.stop()
+            self._eval_timer = None
+        self._last_eval = time.monotonic()
+        self.eval_generation += 1
+        main = self.main_screen
+        self._evaluate(self.scan, self.settings(), self.eval_generation, main.filter_text if main else "")
+
+    def evaluate_soon(self) -> None:
+        """While a scan runs, at most every EVALUATE_EVERY seconds; else now."""
+        if not self.scanning:
+            self.evaluate_now()
+            return
+        wait = EVALUATE_EVERY - (time.monotonic() - self._last_eval)
+        if wait <= 0:
+            self.evaluate_now()
+        elif self._eval_timer is None:
+            self._eval_timer = self.set_timer(wait, self._timer_evaluate)
+
+    def _timer_evaluate(self) -> None:
+        self._eval_timer = None
+        self.evaluate_now()
+
+    @work(thread=True, exclusive=True, group="evaluate", exit_on_error=False)
+    def _evaluate(self, scan: Scan, settings: Settings, generation: int, query: str) -> None:
+        report = pipeline.evaluate(scan, settings)
+        if get_current_worker().is_cancelled:
+            return
+        rows = browse_mod.build(report, query)
+        if not get_current_worker().is_cancelled:
+            self.post_message(ReportEvaluated(report, generation, rows))
+
+    def on_report_evaluated(self, message: ReportEvaluated) -> None:
+        if message.generation != self.eval_generation:
+            return
+        self.report = message.report
+        self.evaluations += 1
+        with self.batch_update():
+            for screen in self.screen_stack:
+                if hasattr(type(screen), "report"):
+                    if message.browse is not None and hasattr(screen, "prebuilt"):
+                        screen.prebuilt = (message.report, message.browse)
+                    screen.report = message.report
+
+    @property
+    def main_screen(self) -> MainScreen | None:
+        return next((s for s in self.screen_stack if isinstance(s, MainScreen)), None)
+
+    # --- scanning -----------------------------------------------------------------------------
+
+    def action_rescan(self) -> None:
+        self.start_scan()
+
+    def start_scan(self) -> None:
+        self.scan_generation += 1
+        self.scans += 1
+        self.scanning = True
+        self._fresh = Scan(root=self.root)
+        self._main_status("progress", 0, 0)
+        self._scan(self.scan_generation)
+
+    @work(thread=True, exclusive=True, group="scan", exit_on_error=False)
+    def _scan(self, generation: int) -> None:
+        worker = get_current_worker()
+        started = time.monotonic()
+        last = [0.0]
+
+        def progress(done: int, total: int) -> None:
+            now = time.monotonic()
+            if now - last[0] >= 0.05 or done == total:
+                last[0] = now
+                self.post_message(ScanProgressed(done, total, generation))
+
+        files = 0
+        for part in scanning.as_batches(self.scanner(self.root, self.config, self.paths, progress=progress)):
+            if worker.is_cancelled:
+                return
+            files = max(files, len(part.files))
+            self.post_message(AssetsRead(part, generation))
+        if not worker.is_cancelled:
+            self.post_message(ScanFinished(generation, files, time.monotonic() - started))
+
+    def on_scan_progressed(self, message: ScanProgressed) -> None:
+        if message.generation == self.scan_generation:
+            self._main_status("progress", message.done, message.total)
+
+    def on_assets_read(self, message: AssetsRead) -> None:
+        if message.generation == -1:  # a watch rescan
+            self.scan = scanning.merge(self.scan, message.part, message.touched, message.removed)
+            if self.scanning:  # F5 pressed meanwhile: the full scan's result gets it too
+                self._fresh = scanning.merge(self._fresh, message.part, message.touched, message.removed)
+            self.evaluate_soon()
+            return
+        if message.generation != self.scan_generation:
+            return
+        self._fresh = scanning.merge(self._fresh, message.part)
+        self.scan = scanning.merge(self.scan, message.part)
+        self.evaluate_soon()
+
+    def on_scan_finished(self, message: ScanFinished) -> None:
+        if message.generation != self.scan_generation:
+            return
+        self.scanning = False
+        self.scan = self._fresh
+        self.evaluate_now()
+        s = self.scan
+        watching = " · watching" if self.watch_files else ""
+        self._main_status(
+            "finished",
+            text=f"{len(s.files):,} files · {len(s.textures):,} textures · {len(s.meshes):,} meshes{watching}",
+        )
+        if self._dirty or self._gone:
+            self._start_rescan()
+
+    def on_scan_failed(self, message: ScanFailed) -> None:
+        self.scanning = False
+        self._main_status("failed", text=f"the scan failed: {message.error}")
+
+    def _main_status(self, what: str, done: int = 0, total: int = 0, text: str = "") -> None:
+        screen = self.main_screen
+        if screen is None or not screen.is_mounted:
+            return
+        status = screen.status
+        if what == "progress":
+            status.progress(done, total)
+        elif what == "finished":
+            status.finished(text)
+        else:
+            status.failed(text)
+
+    # --- watch --------------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="watch", exit_on_error=False)
+    def _watch(self) -> None:
+        worker = get_current_worker()
+        before = scanning.snapshot(self.root, self.config, self.paths)
+        while not worker.is_cancelled:
+            deadline = time.monotonic() + self.watch_interval
+            while time.monotonic() < deadline:
+                if worker.is_cancelled:
+                    return
+                time.sleep(min(0.1, self.watch_interval))
+            after = scanning.snapshot(self.root, self.config, self.paths)
+            found = scanning.changes(before, after)
+            before = after
+            if found and not worker.is_cancelled:
+                self.post_message(FilesChanged(found.changed, found.removed))
+
+    def on_files_changed(self, message: FilesChanged) -> None:
+        self._dirty |= message.changed
+        self._gone |= message.removed
+        self._dirty -= message.removed
+        if not self.scanning and not self._rescanning:
+            self._start_rescan()
+
+    def _start_rescan(self) -> None:
+        changed, removed = frozenset(self._dirty), frozenset(self._gone)
+        self._dirty, self._gone = set(), set()
+        self._rescanning = True
+        self.rescans += 1
+        self._rescan(changed, removed)
+
+    @work(thread=True, exclusive=False, group="rescan", exit_on_error=False)
+    def _rescan(self, changed: frozenset[str], removed: frozenset[str]) -> None:
+        part = Scan(root=self.root)
+        if changed:
+            paths = [self.root / p for p in sorted(changed)]
+            for batch in scanning.as_batches(self.scanner(self.root, self.config, paths, progress=None)):
+                part = scanning.merge(part, batch)
+        self.post_message(AssetsRead(part, -1, touched=changed | scanning.touched_by(part), removed=removed))
+        self.post_message(RescanDone())
+
+    def on_rescan_done(self, message: RescanDone) -> None:
+        self._rescanning = False
+        if (self._dirty or self._gone) and not self.scanning:
+            self._start_rescan()
+
+    # --- failures -----------------------------------------------------------------------------
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The one place worker failures arrive (scan, rescan, watch, evaluate)."""
+        if event.state != WorkerState.ERROR:
+            return
+        worker = event.worker
+        error = worker.error
+        self.log.error(f"worker {worker.group}/{worker.name} failed", error)
+        if worker.group == "scan":
+            self.post_message(ScanFailed(error))
+        elif worker.group == "rescan":
+            self._rescanning = False
+        self.notify(f"{worker.group} failed: {type(error).__name__}: {error}", severity="error", timeout=10)
+
+    # --- assets and what-ifs ------------------------------------------------------------------
+
+    def open_asset(self, key: str) -> None:
+        self.push_screen(AssetScreen(key))
+
+    def set_what_if(self, key: str, what_if: dict[str, object]) -> None:
+        clean = {k: v for k, v in what_if.items() if v is not None}
+        if clean == self.what_ifs.get(key, {}):
+            return
+        if clean:
+            try:
+                policy.parse_rules([{"match": configwrite.glob_escape(key), **clean}], WHAT_IF)
+            except TexbudgetError as exc:
+                self.notify(str(exc), severity="error", title="what-if not applied")
+                return
+            self.what_ifs[key] = clean
+        else:
+            self.what_ifs.pop(key, None)
+        self.evaluate_now()
+
+    def decided_cost(self, key: str) -> TextureCost | None:
+        """What ``key`` costs as decided without its what-if (first quality of the settings)."""
+        facts = next((t for t in self.scan.textures if t.path == key), None)
+        if facts is None:
+            return None
+        settings = self.settings(skip=key)
+        slots = list(dict.fromkeys(slot for scene in self.scan.scenes for tex, _, slot in scene.texture_usage if tex == key))
+        plan = policy.decide(facts, settings.policy, settings.rules, self.scan.engine.get(key), slots)
+        return policy.price(plan, settings.budget.allocation_model)
+
+    def write_what_if(self, key: str) -> int | None:
+        """Append the what-if of ``key`` to the config file as a ``[[rule]]``; it then counts
+        as a rule of the file (not a what-if). Returns the rule's number."""
+        what_if = self.what_ifs.get(key)
+        if not what_if:
+            self.notify("nothing to write: choose a format, a size cap or mips first", severity="warning")
+            return None
+        rule = {"match": configwrite.glob_escape(key), **what_if}
+        decided = self.decided_cost(key)
+        row = next((t for t in (self.report.textures if self.report else ()) if t.facts.path == key), None)
+        words = ", ".join(f"{k} = {v}" for k, v in what_if.items())
+        comment = f"texbudget tui what-if, {date.today().isoformat()}: {key}: {words}"
+        if decided is not None and row is not None:
+            comment += f" ({human_bytes(decided.allocated_bytes)} -> {human_bytes(row.cost.allocated_bytes)})"
+        try:
+            index = configwrite.append_rule(self.config_target, rule, comment=comment)
+        except TexbudgetError as exc:
+            self.notify(str(exc), severity="error", title="not written")
+            return None
+        self.written.append(rule)
+        del self.what_ifs[key]
+        self.evaluate_now()
+        self.notify(f"written as rule {index} in {self.config_target}", title="what-if kept")
+        return index
+
+
+def make_app(
+    settings: Settings, root: Path, config: Config, paths: Sequence[Path] | None = None,
+    scanner: Scanner = scanning.read_in_batches, *, watch: bool = True, watch_interval: float = 2.0,
+) -> TexbudgetApp:
+    """The one factory (CLI, tests, screenshot script). ``scanner(root, config, paths,
+    progress=callback)`` returns a ``Scan`` or yields partial ones (``scanning.read_in_batches``
+    by default; tests pass a fake)."""
+    return TexbudgetApp(settings, root, config, paths, scanner, watch=watch, watch_interval=watch_interval)
+
+
+def run(root: Path, config: Config, settings: Settings, paths: Sequence[Path] | None,
+        *, jobs: int | None = None, use_cache: bool = False) -> int:
+    """``texbudget tui``: run the app until the artist quits. Returns the exit code."""
+    scanner = partial(scanning.read_in_batches, jobs=jobs, use_cache=use_cache)
+    app = make_app(settings, root, config, paths, scanner)
+    app.run()
+    return app.return_code or 0
+
+
+__all__ = [
+    "AssetsRead", "FilesChanged", "ReportEvaluated", "ScanFailed", "ScanFinished", "ScanProgressed",
+    "TexbudgetApp", "make_app", "run",
+]

@@ -1,0 +1,1 @@
+"""The TUI's screens: main, asset, help and the pickers."""
