@@ -8,13 +8,19 @@ code spans; ``|`` in free text is escaped so a cell never breaks a table.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from texbudget import findings as findings_mod
 from texbudget.model import ScenarioResult
 from texbudget.pipeline import Report
-from texbudget.report.text import CATEGORIES, CATEGORY_LABEL, SYMBOL, gib, scenario_label
+from texbudget.report.text import (
+    CATEGORIES,
+    CATEGORY_LABEL,
+    SYMBOL,
+    findings_by_code,
+    gib,
+    scenario_label,
+)
 from texbudget.units import human_bytes
 
 TOP = 15
@@ -111,14 +117,9 @@ def fixes_section(scenarios: Sequence[ScenarioResult]) -> list[str]:
 def findings_section(report: Report) -> list[str]:
     if not report.findings:
         return ["No findings."]
-    by_code = Counter((f.code, f.severity.value) for f in report.findings)
-    first = {}
-    for f in report.findings:
-        first.setdefault(f.code, f)
     rows = []
-    for (c, severity), n in sorted(by_code.items()):
+    for c, severity, n, example in findings_by_code(report.findings):
         entry = findings_mod.CODES.get(c)
-        example = first[c]
         rows.append([code(c), severity, n, cell(entry.meaning if entry else ""), f"{code(example.path)}: {cell(example.message)}"])
     return table(["code", "severity", "count", "meaning", "first"], rows, "llrll")
 

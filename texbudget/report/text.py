@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from texbudget.model import ScenarioResult
+from texbudget.model import Finding, ScenarioResult
 from texbudget.pipeline import Report
 from texbudget.units import GIB, human_bytes
 
@@ -104,18 +104,20 @@ def fixes_section(scenarios: Sequence[ScenarioResult]) -> list[str]:
     return lines
 
 
+def findings_by_code(findings: Sequence[Finding]) -> list[tuple[str, str, int, Finding]]:
+    """(code, severity, count, first finding) per code, sorted; shared by text and Markdown."""
+    by_code = Counter((f.code, f.severity.value) for f in findings)
+    first: dict[str, Finding] = {}
+    for f in findings:
+        first.setdefault(f.code, f)
+    return [(code, severity, n, first[code]) for (code, severity), n in sorted(by_code.items())]
+
+
 def findings_summary(report: Report) -> list[str]:
     if not report.findings:
         return ["no findings"]
-    by_code = Counter((f.code, f.severity.value) for f in report.findings)
-    first = {}
-    for f in report.findings:
-        first.setdefault(f.code, f)
-    lines = []
-    for (code, severity), n in sorted(by_code.items()):
-        example = first[code]
-        lines.append(f"{code} {severity:<7} x{n:<4} {example.path}: {example.message}")
-    return lines
+    return [f"{code} {severity:<7} x{n:<4} {ex.path}: {ex.message}"
+            for code, severity, n, ex in findings_by_code(report.findings)]
 
 
 def render(report: Report, colour: bool = False, top: int = 10) -> str:
