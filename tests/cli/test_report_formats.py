@@ -116,6 +116,31 @@ DESIGN_MESH_KEYS = {
 }
 
 
+def test_json_one_entry_per_line(scene: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each texture, mesh, finding and scenario is one line, so grep and git diff show one
+    asset at a time; the envelope is indented."""
+    out = scan(capsys, scene, "json")
+    data = json.loads(out)
+    lines = out.splitlines()
+    for key in ("textures", "meshes", "findings", "scenarios"):
+        start = lines.index(f'  "{key}": [')
+        entries = lines[start + 1:start + 1 + len(data[key])]
+        assert [json.loads(line.strip().rstrip(",")) for line in entries] == data[key]
+        assert lines[start + 1 + len(data[key])].strip() in ("]", "],")
+    assert lines[:2] == ["{", '  "schema": 1,']
+
+
+def test_json_dumps_layout_and_escapes() -> None:
+    from texbudget.report.json import dumps
+
+    text = dumps({"a": [], "b": {"c": [1, {"d": "\udcff é"}]}, "e": [{"f": 1}, 2]})
+    assert text == (
+        '{\n  "a": [],\n  "b": {\n    "c": [1, {"d": "\\udcff é"}]\n  },\n'
+        '  "e": [\n    {"f": 1},\n    2\n  ]\n}'
+    )
+    assert json.loads(text)["b"]["c"][1]["d"] == "\udcff é"
+
+
 def test_json_golden(scene: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = scan(capsys, scene, "json")
     golden("scene.json", out)
