@@ -57,13 +57,16 @@ from __future__ import annotations
 
 import bisect
 import difflib
+import heapq
 import re
 import tomllib
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
 from importlib import resources
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from texbudget import findings, formats
@@ -987,7 +990,9 @@ class _Registry:
                 b += dfloor[c]
             group_full.append(a)
             group_floor.append(b)
-        self.member_groups: Sequence[Sequence[int]] = member_groups
+        shared: dict[tuple[int, ...], tuple[int, ...]] = {}
+        # per texture, the groups it is in (one tuple per distinct combination)
+        self.member_groups: Sequence[tuple[int, ...]] = [shared.setdefault(t, t) for t in map(tuple, member_groups)]
         self.group_full0, self.group_floor0 = tuple(group_full), tuple(group_floor)
         self.full0 = inputs.texture_allocated_bytes
         self.floor0 = sum(floors) if floors else self.full0
@@ -1100,6 +1105,67 @@ def _pool_saving(scene: _Scene) -> int:
     return _counted(scene.full, scene.floor, scene.pool) - _counted(scene.full, scene.floor, min(scene.pool, scene.floor))
 
 
+class _GroupSavings:
+    """What dropping the top mip of each group saves, fully resident (``full``) and off the
+    streaming floor (``floor``), in one search state. ``order`` lists ``(bound, group)``
+    sorted, the bound being the larger of the two: no state's exact saving (``_saving``) is
+    above it, so a search looks only at the groups whose bound is high enough instead of at
+    every group (a 100k-file tree has about a thousand folders)."""
+
+    def __init__(self, full: Sequence[int], floor: Sequence[int]) -> None:
+        self.full, self.floor = list(full), list(floor)
+        self.resort()
+
+    def add(self, g: int, d_full: int, d_floor: int) -> None:
+        """Group ``g`` saves ``d_full``/``d_floor`` more (or less, when negative)."""
+        del self.order[bisect.bisect_left(self.order, (max(self.full[g], self.floor[g]), g))]
+        self.full[g] += d_full
+        self.floor[g] += d_floor
+        bisect.insort(self.order, (max(self.full[g], self.floor[g]), g))
+
+    def apply(self, changes: Mapping[int, tuple[int, int]]) -> None:
+        """``add`` for each group changed; a step that changes many groups (a role's mip
+        drop touches each folder of that role) changes them all and sorts once."""
+        if len(changes) <= 16:
+            for g, (d_full, d_floor) in changes.items():
+                self.add(g, d_full, d_floor)
+            return
+        for g, (d_full, d_floor) in changes.items():
+            self.full[g] += d_full
+            self.floor[g] += d_floor
+        self.resort()
+
+    def resort(self) -> None:
+        """``order`` again, after many changes to ``full``/``floor`` made directly."""
+        self.order = sorted((max(a, b), g) for g, (a, b) in enumerate(zip(self.full, self.floor, strict=True)))
+
+    def covering(self, scene: _Scene, need: int) -> tuple[int, int] | None:
+        """(saving, group) of the group that saves least but at least ``need`` (ties: the
+        first group), or None."""
+        best = None
+        for j in range(bisect.bisect_left(self.order, (need,)), len(self.order)):
+            g = self.order[j][1]
+            s = _saving(scene, self.full[g], self.floor[g])
+            if s >= need and (best is None or (s, g) < best):
+                best = (s, g)
+                if scene.pool is None:
+                    break  # exact savings are the sort keys: the first that covers is the smallest
+        return best
+
+    def largest(self, scene: _Scene, above: int = 0) -> tuple[int, int] | None:
+        """(saving, group) of the group that saves most, if more than 0 and at least ``above``
+        (ties: the first group), or None."""
+        best = None
+        for j in range(len(self.order) - 1, -1, -1):
+            bound, g = self.order[j]
+            if bound <= 0 or bound < (above if best is None else best[0]):
+                break
+            s = _saving(scene, self.full[g], self.floor[g])
+            if s > 0 and s >= above and (best is None or (-s, g) < (-best[0], best[1])):
+                best = (s, g)
+        return best
+
+
 class _Sequence:
     """A largest-first sequence of steps, extended on demand: ``steps[k]`` is the step after
     ``k`` others, ``states[k]`` the scene state before it. Every card's search replays it."""
@@ -1135,8 +1201,15 @@ class _LargestFirst(_Sequence):
         self.tex = self
         self.cls = list(reg.cls0)
         self.count = dict(reg.base_count)
-        self.gfull, self.gfloor = list(reg.group_full0), list(reg.group_floor0)
-        self.moves: list[tuple[list[int], list[int]]] = []  # per texture step: (textures, new states)
+        self.groups = _GroupSavings(reg.group_full0, reg.group_floor0)
+        # per state, no texture before this index is in it now (its first member is found
+        # from there: textures only leave a state behind the one a step names, or enter it)
+        self.first: dict[int, int] = {}
+        for i, c in enumerate(reg.cls0):
+            self.first.setdefault(c, i)
+        # per texture step: (textures, state -> new state); each of those textures in one of
+        # those states moved (a group drop lists the group and what each state became)
+        self.moves: list[tuple[Sequence[int], Mapping[int, int | None]]] = []
         self.snapshots: dict[int, list[int]] = {0: list(reg.cls0)}  # states after k texture steps
         self.tex_steps = 0
         self.steps, self.states, self.done = [], [start], False
@@ -1150,9 +1223,11 @@ class _LargestFirst(_Sequence):
         if tp not in self.snapshots:
             k = max(k for k in self.snapshots if k <= tp)
             states = list(self.snapshots[k])
-            for textures, targets in self.moves[k:tp]:
-                for i, t in zip(textures, targets, strict=True):
-                    states[i] = t
+            for textures, to in self.moves[k:tp]:
+                for i in textures:
+                    t = to.get(states[i])
+                    if t is not None:
+                        states[i] = t
             if len(self.snapshots) > 8:
                 del self.snapshots[max(k for k in self.snapshots if k)]
             self.snapshots[tp] = states
@@ -1160,7 +1235,16 @@ class _LargestFirst(_Sequence):
 
     def member(self, cid: int, tp: int) -> int:
         """The first texture (in scan order) in state ``cid`` after ``tp`` texture steps."""
+        if tp == self.tex_steps:
+            i = self.cls.index(cid, self.first[cid])
+            self.first[cid] = i
+            return i
         return self.states_at(tp).index(cid)
+
+    def _entered(self, t: int, i: int) -> None:
+        """Texture ``i`` (the first of those that did) entered state ``t``."""
+        if i < self.first.get(t, i + 1):
+            self.first[t] = i
 
     # -- one step
     def _next(self) -> _Step | None:
@@ -1180,11 +1264,11 @@ class _LargestFirst(_Sequence):
                 best, pick = key, ("texture", cid, cand)
             if scene.pool is None and best is not None:
                 break  # exact savings are the sort keys: the first is the largest
-        for g in range(len(reg.groups)):
-            s = _saving(scene, self.gfull[g], self.gfloor[g])
-            key = (-s, TIER_GROUP, _KIND_ORDER["drop_mips"], g)
-            if s > 0 and (best is None or key < best):
-                best, pick = key, ("group", g)
+        group = self.groups.largest(scene, 0 if best is None else -best[0])
+        if group is not None:
+            key = (-group[0], TIER_GROUP, _KIND_ORDER["drop_mips"], group[1])
+            if best is None or key < best:
+                best, pick = key, ("group", group[1])
         if self.scene:
             options = []
             if scene.compaction > 0:
@@ -1232,59 +1316,63 @@ class _LargestFirst(_Sequence):
         reg = self.reg
         reg.activate(t)
         self.cls[i] = t
+        self._entered(t, i)
         self.count[c] -= 1
         self.count[t] = self.count.get(t, 0) + 1
         df, dfl = reg.dfull[t] - reg.dfull[c], reg.dfloor[t] - reg.dfloor[c]
         groups = {}
         for h in reg.member_groups[i]:
-            self.gfull[h] += df
-            self.gfloor[h] += dfl
+            self.groups.add(h, df, dfl)
             groups[h] = (df, dfl)
-        self.moves.append(([i], [t]))
+        self.moves.append(((i,), {c: t}))
         self.tex_steps += 1
         scene = scene._replace(full=scene.full + reg.alloc[t] - reg.alloc[c], floor=scene.floor + reg.floor[t] - reg.floor[c])
         return _Delta({c: -1, t: 1}, groups), scene
 
     def _drop_group(self, g: int, scene: _Scene) -> tuple[_Delta, _Scene]:
-        """Drop one top level of every member of group ``g`` that has more than one (the hot
-        loop: per member a list lookup and a few updates)."""
-        reg = self.reg
-        cls, drop_to, dfull, dfloor = self.cls, reg.drop_to, reg.dfull, reg.dfloor
-        gfull, gfloor, member_groups = self.gfull, self.gfloor, reg.member_groups
-        old_full, old_floor = list(gfull), list(gfloor)
-        moved: dict[int, int] = {}
-        textures: list[int] = []
-        targets: list[int] = []
-        for i in reg.groups[g][1]:
-            c = cls[i]
-            t = drop_to[c]
-            if t == -1:
-                t = reg.drop_target(c)
+        """Drop one top level of every member of group ``g`` that has more than one. A role's
+        drop moves a third of the textures, so the work per member is done by C loops: read
+        the members' states, map them to the states after the drop, write them back, and
+        count the moves per (old state, the member's groups); the sums are made per count."""
+        reg, cls = self.reg, self.cls
+        members = reg.groups[g][1]  # at least two, in scan order
+        before = itemgetter(*members)(cls)
+        to: dict[int, int | None] = {}  # state -> state after the drop (None: one level left)
+        for c in dict.fromkeys(before):
+            t = to[c] = reg.drop_target(c)
+            if t is not None:
+                self._entered(t, members[before.index(c)])
+        after = {c: c if t is None else t for c, t in to.items()}
+        for i, t in zip(members, map(after.__getitem__, before)):
+            cls[i] = t
+        moved = Counter(zip(before, map(reg.member_groups.__getitem__, members)))
+        counts: dict[int, int] = {}
+        changed: dict[int, tuple[int, int]] = {}
+        full, floor = scene.full, scene.floor
+        for c, t in to.items():
+            if t is not None:
+                reg.activate(t)
+        for (c, in_groups), n in moved.items():
+            t = to[c]
             if t is None:
                 continue
-            cls[i] = t
-            moved[c] = moved.get(c, 0) + 1
-            df, dfl = dfull[t] - dfull[c], dfloor[t] - dfloor[c]
-            if df or dfl:
-                for h in member_groups[i]:
-                    gfull[h] += df
-                    gfloor[h] += dfl
-            textures.append(i)
-            targets.append(t)
-        counts: dict[int, int] = {}
-        full, floor = scene.full, scene.floor
-        for c, n in moved.items():
-            t = drop_to[c]
-            reg.activate(t)
             counts[c] = counts.get(c, 0) - n
             counts[t] = counts.get(t, 0) + n
             full += n * (reg.alloc[t] - reg.alloc[c])
             floor += n * (reg.floor[t] - reg.floor[c])
+            df, dfl = n * (reg.dfull[t] - reg.dfull[c]), n * (reg.dfloor[t] - reg.dfloor[c])
+            if df or dfl:
+                for h in in_groups:
+                    a, b = changed.get(h, (0, 0))
+                    changed[h] = (a + df, b + dfl)
         for c, n in counts.items():
             self.count[c] = self.count.get(c, 0) + n
-        groups = {h: (gfull[h] - old_full[h], gfloor[h] - old_floor[h])
-                  for h in range(len(gfull)) if gfull[h] != old_full[h] or gfloor[h] != old_floor[h]}
-        self.moves.append((textures, targets))
+        groups = {h: d for h, d in sorted(changed.items()) if d != (0, 0)}
+        for h, (a, b) in groups.items():
+            self.groups.full[h] += a
+            self.groups.floor[h] += b
+        self.groups.resort()
+        self.moves.append((members, to))
         self.tex_steps += 1
         return _Delta(counts, groups), scene._replace(full=full, floor=floor)
 
@@ -1348,7 +1436,7 @@ def _sequence(inputs: BudgetInputs, scenario: Scenario, settings: BudgetSettings
 
 
 def _cover(seq: _Sequence, scenario: Scenario, R: int, scene: _Scene, count: Callable[[int], int],
-           gfull: Sequence[int], gfloor: Sequence[int], tp: int) -> _Step | None:
+           groups: _GroupSavings, tp: int) -> _Step | None:
     """The single change that saves at least ``R`` in this state, or None: of the lowest
     preference tier that has one, the one that saves least (ties: kind order, then scan or
     group order)."""
@@ -1376,11 +1464,11 @@ def _cover(seq: _Sequence, scenario: Scenario, R: int, scene: _Scene, count: Cal
             if best is None or key < best:
                 best, pick = key, ("pool",)
         if tier == TIER_GROUP:
-            for g in range(len(reg.groups)):
-                s = _saving(scene, gfull[g], gfloor[g])
-                key = (s, _KIND_ORDER["drop_mips"], g)
-                if s >= R and (best is None or key < best):
-                    best, pick = key, ("group", g)
+            group = groups.covering(scene, R)
+            if group is not None:
+                key = (group[0], _KIND_ORDER["drop_mips"], group[1])
+                if best is None or key < best:
+                    best, pick = key, ("group", group[1])
         if tier == TIER_UPSCALER:
             for n, preset in enumerate(_later_upscalers(scene.upscaler, settings)):
                 s = scene.rt_bytes - _upscaler_bytes(scenario, settings, preset)
@@ -1406,36 +1494,44 @@ def _cover(seq: _Sequence, scenario: Scenario, R: int, scene: _Scene, count: Cal
     return None
 
 
-def _steps_for(seq: _Sequence, scenario: Scenario, need: int) -> list[_Step]:
-    """A card's steps: walking the largest-first sequence, at every point the smallest single
-    change that covers what is still needed (preferring quality-neutral ones) ends the
-    search; until one does, the largest step is taken. All the steps there are when even
-    they are not enough."""
+def _steps_for(seq: _Sequence, scenario: Scenario, needs: Mapping[str, int]) -> dict[str, list[_Step]]:
+    """Each card's steps (``needs``: card id → bytes it must save): walking the largest-first
+    sequence, at every point the smallest single change that covers what the card still
+    needs (preferring quality-neutral ones) ends its search; until one does, the largest step
+    is taken. All the steps there are when even they are not enough. The cards walk the
+    sequence together, so the state after each step is found once for all of them."""
     reg = seq.reg
     base, delta = reg.base_count, {}
-    gfull, gfloor = list(reg.group_full0), list(reg.group_floor0)
+    groups = _GroupSavings(reg.group_full0, reg.group_floor0)
 
     def count(cid: int) -> int:
         return base.get(cid, 0) + delta.get(cid, 0)
 
+    out: dict[str, list[_Step]] = {}
+    walking = dict(needs)
     k = tp = saved = 0
-    while k < seq.settings.max_fix_steps and saved < need:
-        cover = _cover(seq, scenario, need - saved, seq.states[k], count, gfull, gfloor, tp)
-        if cover is not None:
-            return [*seq.steps[:k], cover]
-        step = seq.step(k)
+    while walking:
+        for card, need in list(walking.items()):
+            if k >= seq.settings.max_fix_steps or saved >= need:
+                out[card] = seq.steps[:k]
+                del walking[card]
+                continue
+            cover = _cover(seq, scenario, need - saved, seq.states[k], count, groups, tp)
+            if cover is not None:
+                out[card] = [*seq.steps[:k], cover]
+                del walking[card]
+        step = seq.step(k) if walking else None
         if step is None:
+            out.update((card, seq.steps[:k]) for card in walking)
             break
         if step.delta is not None:
             for c, n in step.delta.counts.items():
                 delta[c] = delta.get(c, 0) + n
-            for h, (a, b) in step.delta.groups.items():
-                gfull[h] += a
-                gfloor[h] += b
+            groups.apply(step.delta.groups)
             tp += 1
         saved += step.saves
         k += 1
-    return seq.steps[:k]
+    return {card: out[card] for card in needs}
 
 
 def _merge(card: str, steps: Sequence[_Step]) -> list[Fix]:
@@ -1462,7 +1558,7 @@ def _card_fixes(inputs: BudgetInputs, scenario: Scenario, settings: BudgetSettin
     if targets_bytes is None:
         targets_bytes = _targets(scenario, settings).total_bytes
     seq = _sequence(inputs, scenario, settings, targets_bytes, accel)
-    return {card: _merge(card, _steps_for(seq, scenario, need)) for card, need in needs.items()}
+    return {card: _merge(card, steps) for card, steps in _steps_for(seq, scenario, needs).items()}
 
 
 def apply_fixes(inputs: BudgetInputs, scenario: Scenario, settings: BudgetSettings,

@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import difflib
 import re
+import sys
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
@@ -505,7 +506,13 @@ class _Applied:
         return self.values.get(key)
 
 
+#: The cascade of no rules, shared: nothing writes to an _Applied once _cascade returns it.
+_NO_RULES = _Applied()
+
+
 def _cascade(path: str, rules: Sequence[Rule], platform: str) -> _Applied:
+    if not rules:
+        return _NO_RULES
     applied = _Applied()
     for rule in rules:
         if rule.platforms and platform not in rule.platforms:
@@ -517,14 +524,27 @@ def _cascade(path: str, rules: Sequence[Rule], platform: str) -> _Applied:
     return applied
 
 
+# Cached: a lookup in the fixed format table by name (the canonical names plans carry).
+@lru_cache(maxsize=512)
+def _find(name: str) -> PixelFormat | None:
+    return formats.find(name)
+
+
 def _fmt(name: str) -> PixelFormat:
-    return formats.get(name)
+    fmt = _find(name)
+    if fmt is None:
+        raise KeyError(name)
+    return fmt
 
 
+# Cached: the twin depends only on the name and the flag (the format table is fixed).
+@lru_cache(maxsize=512)
 def _srgb_twin(name: str, srgb: bool) -> str:
     return formats.with_srgb(_fmt(name), srgb).name
 
 
+# Cached: a pure function of four ints.
+@lru_cache(maxsize=4096)
 def _cap_halving(width: int, height: int, depth: int, max_size: int | None) -> tuple[int, int, int]:
     """Dimensions after dropping top mip levels until the longest side fits (rules, profiles,
     Unity's Max Size)."""
@@ -559,47 +579,64 @@ def _shape_of(facts: TextureFacts) -> _Shape:
     return _Shape(facts.width, facts.height, facts.depth, facts.layers, facts.faces)
 
 
+def content_role(facts: TextureFacts, slots: Sequence[str] = ()) -> tuple[str, str]:
+    """(role, reason) from what the texture itself tells: its glTF material slots, then its
+    file name, then its header. It does not depend on settings, so a caller deciding many
+    settings for one scan computes it once and passes it to ``decide``."""
+    return role_from_slots(slots) or role_from_name(facts.path) or role_from_header(facts)
+
+
 def decide(
     facts: TextureFacts,
     settings: PolicySettings,
     rules: Sequence[Rule] = (),
     engine: EngineImport | None = None,
     slots: Sequence[str] = (),
+    own_role: tuple[str, str] | None = None,
 ) -> TexturePlan:
-    """What ``facts`` becomes on the GPU under ``settings``, and why."""
+    """What ``facts`` becomes on the GPU under ``settings``, and why. ``own_role`` is
+    ``content_role(facts, slots)`` when the caller has it already (None: found here)."""
+    if own_role is None:
+        own_role = content_role(facts, slots)
     if facts.stored_format and not facts.transcodable:
-        stored = formats.find(facts.stored_format)
+        stored = _find(facts.stored_format)
         if stored is not None and stored.transcodable:  # a reader that names ETC1S/UASTC as stored
             facts = replace(facts, stored_format=None, transcodable=stored.name)
     profile = settings.profile
     if profile.reference:
-        return _decide_reference(facts, settings, slots)
+        return _decide_reference(facts, settings, own_role)
     applied = _cascade(facts.path, rules, settings.platform)
-    role, role_reason = _infer_role(facts, applied, engine, slots)
+    role, role_reason = _infer_role(applied, engine, own_role)
+    tier = QUALITY_TIERS[settings.quality]
     if facts.stored_format and not facts.transcodable:
-        plan = _decide_stored(facts, role, applied)
+        plan = _decide_stored(facts, role, applied, tier, engine)
     elif facts.transcodable:
-        plan = _decide_transcoded(facts, settings, role, role_reason, applied)
+        plan = _decide_transcoded(facts, settings, role, role_reason, applied, tier, engine)
     else:
         plan = _decide_source(facts, settings, role, role_reason, applied, engine, slots)
     ignore = applied.get("ignore")
     if ignore is not None and ignore[0]:
         plan = replace(plan, ignored=True, decided_by=f"{ignore[1].where}: ignore; {plan.decided_by}")
-    return _with_tier(plan, settings, engine)
+    return plan
 
 
-def _with_tier(plan: TexturePlan, settings: PolicySettings, engine: EngineImport | None) -> TexturePlan:
-    drop = QUALITY_TIERS[settings.quality]
-    if plan.levels <= 1 or plan.role == "ui" or drop == 0:
-        return replace(plan, tier_drop=0)
+# The plans' ``decided_by`` texts are interned (``sys.intern``): textures decided alike share
+# one string (a scan of 85,000 textures has a few hundred distinct texts, not 85,000 copies).
+
+
+def _tier(levels: int, role: str, drop: int, engine: EngineImport | None) -> tuple[int, str]:
+    """(top levels the quality tier drops, a note for ``decided_by``): ``drop`` but keeping
+    the last level; none for one-level or UI textures, nor when a Unity .meta says the
+    texture ignores the mipmap limit."""
+    if levels <= 1 or role == "ui" or drop == 0:
+        return 0, ""
     if engine is not None and engine.ignore_mipmap_limit:
-        return replace(plan, tier_drop=0, decided_by=f"{plan.decided_by}; Unity .meta: ignores the mipmap limit")
-    return replace(plan, tier_drop=min(drop, plan.levels - 1))
+        return 0, "; Unity .meta: ignores the mipmap limit"
+    return min(drop, levels - 1), ""
 
 
-def _infer_role(
-    facts: TextureFacts, applied: _Applied, engine: EngineImport | None, slots: Sequence[str]
-) -> tuple[str, str]:
+def _infer_role(applied: _Applied, engine: EngineImport | None, own_role: tuple[str, str]) -> tuple[str, str]:
+    """A rule's role, else the engine's, else the texture's own (slot, name, header)."""
     rule = applied.get("role")
     if rule is not None:
         return str(rule[0]), f"{rule[1].where}: role {rule[0]}"
@@ -607,13 +644,7 @@ def _infer_role(
         found = _engine_role(engine)
         if found is not None:
             return found
-    found = role_from_slots(slots)
-    if found is not None:
-        return found
-    found = role_from_name(facts.path)
-    if found is not None:
-        return found
-    return role_from_header(facts)
+    return own_role
 
 
 _UNITY_TYPES = {1: ("normal", "Normal map"), 2: ("ui", "Editor GUI"), 7: ("ui", "Cursor"),
@@ -635,11 +666,11 @@ def _is_colour(role: str, srgb_hint: bool | None) -> bool:
     return srgb_hint if srgb_hint is not None else role in COLOUR_ROLES
 
 
-def _decide_reference(facts: TextureFacts, settings: PolicySettings, slots: Sequence[str]) -> TexturePlan:
+def _decide_reference(facts: TextureFacts, settings: PolicySettings, own_role: tuple[str, str]) -> TexturePlan:
     """``uncompressed``: RGBA8 (RGBA16F for HDR data), full chain — glTF-Transform's gpuSize.
-    Rules and engine sidecars are ignored; stored formats are still kept."""
+    Rules, engine sidecars and the quality tier are ignored; stored formats are still kept."""
     profile = settings.profile
-    role, _ = (role_from_slots(slots) or role_from_name(facts.path) or role_from_header(facts))
+    role = own_role[0]
     if facts.stored_format and not facts.transcodable:
         return _decide_stored(facts, role, _Applied())
     if facts.transcodable:
@@ -655,7 +686,8 @@ def _decide_reference(facts: TextureFacts, settings: PolicySettings, slots: Sequ
     )
 
 
-def _decide_stored(facts: TextureFacts, role: str, applied: _Applied) -> TexturePlan:
+def _decide_stored(facts: TextureFacts, role: str, applied: _Applied, tier: int = 0,
+                   engine: EngineImport | None = None) -> TexturePlan:
     fmt = facts.stored_format or "R8G8B8A8_UNORM"
     if facts.mips_generate:
         levels = sizing.full_mip_count(facts.width, facts.height, facts.depth)
@@ -678,15 +710,18 @@ def _decide_stored(facts: TextureFacts, role: str, applied: _Applied) -> Texture
         hit = applied.get(key)
         if hit is not None:
             reason += f"; {hit[1].where}: {key} ignored (the file stores {fmt})"
+    tier_drop, note = _tier(levels, role, tier, engine)
     return TexturePlan(
         path=facts.path, gpu_format=fmt, width=width, height=height, depth=depth,
         layers=facts.layers, faces=facts.faces, levels=levels, mips=mips, role=role,
-        decided_by=reason, max_size=max_size, streamed=levels > 1 and role != "ui",
+        decided_by=sys.intern(reason + note), tier_drop=tier_drop, max_size=max_size,
+        streamed=levels > 1 and role != "ui",
     )
 
 
 def _decide_transcoded(
-    facts: TextureFacts, settings: PolicySettings, role: str, role_reason: str, applied: _Applied
+    facts: TextureFacts, settings: PolicySettings, role: str, role_reason: str, applied: _Applied,
+    tier: int = 0, engine: EngineImport | None = None,
 ) -> TexturePlan:
     profile = settings.profile
     kind = (facts.transcodable or "ETC1S").lower()
@@ -715,10 +750,12 @@ def _decide_transcoded(
             width, height, depth = sizing.level_dims(width, height, depth, drop)
             levels -= drop
             reason += f"; {cap[1].where}: max_size {max_size}"
+    tier_drop, note = _tier(levels, role, tier, engine)
     return TexturePlan(
         path=facts.path, gpu_format=fmt, width=width, height=height, depth=depth,
         layers=facts.layers, faces=facts.faces, levels=levels, mips=mips, role=role,
-        decided_by=reason, max_size=max_size, streamed=levels > 1 and role != "ui",
+        decided_by=sys.intern(reason + note), tier_drop=tier_drop, max_size=max_size,
+        streamed=levels > 1 and role != "ui",
     )
 
 
@@ -740,12 +777,16 @@ class _EngineChoice:
     ignored: bool = False
 
 
+#: No engine sidecar: the profile decides (shared; nothing writes to a choice once made).
+_NO_ENGINE = _EngineChoice()
+
+
 def _decide_source(
     facts: TextureFacts, settings: PolicySettings, role: str, role_reason: str,
     applied: _Applied, engine: EngineImport | None, slots: Sequence[str],
 ) -> TexturePlan:
     profile = settings.profile
-    choice = _EngineChoice()
+    choice = _NO_ENGINE
     if engine is not None:
         if engine.engine == "godot":
             choice = _godot_choice(engine, facts, role, profile.godot_target, slots)
@@ -811,10 +852,12 @@ def _decide_source(
         parts.append(shape.note)
 
     levels = sizing.full_mip_count(width, height, depth) if mips_on else 1
+    tier_drop, note = _tier(levels, role, QUALITY_TIERS[settings.quality], engine)
     return TexturePlan(
         path=facts.path, gpu_format=fmt, width=width, height=height, depth=depth,
         layers=shape.layers, faces=shape.faces, levels=levels,
-        mips="generated" if mips_on else "none", role=role, decided_by="; ".join(p for p in parts if p),
+        mips="generated" if mips_on else "none", role=role,
+        decided_by=sys.intern("; ".join(filter(None, parts)) + note), tier_drop=tier_drop,
         max_size=max_size, ignored=choice.ignored, streamed=mips_on and role != "ui",
     )
 
@@ -1147,15 +1190,9 @@ def price(plan: TexturePlan, model: str = "d3d12") -> TextureCost:
     and the allocation model's rounding. An ignored plan costs nothing."""
     if plan.ignored:
         return TextureCost(plan=plan, mips=(), gpu_bytes=0, allocated_bytes=0)
-    fmt = formats.get(plan.gpu_format)
-    mips = sizing.mip_chain(
-        fmt, plan.width, plan.height, plan.depth, levels=plan.levels, faces=plan.faces,
-        layers=plan.layers, first_level=plan.tier_drop,
-    )
-    content = sum(m.bytes for m in mips)
-    top = mips[0]
-    allocated = sizing.allocated_bytes(
-        fmt, top.width, top.height, top.depth, content, layers=plan.layers * plan.faces, model=model,
+    mips, content, allocated = sizing.chain_cost(
+        _fmt(plan.gpu_format), plan.width, plan.height, plan.depth, plan.levels,
+        plan.faces, plan.layers, plan.tier_drop, model,
     )
     return TextureCost(plan=plan, mips=mips, gpu_bytes=content, allocated_bytes=allocated)
 

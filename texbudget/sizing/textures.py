@@ -7,6 +7,8 @@ only vendor-neutral published rule; they are an estimate of what a driver reserv
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from texbudget.model import MipLevel, PixelFormat
 
 KIB = 1024
@@ -47,6 +49,10 @@ def level_bytes(fmt: PixelFormat, width: int, height: int, depth: int = 1) -> in
     return bx * by * bz * fmt.bytes_per_block
 
 
+# Cached: a chain depends only on these arguments (a frozen PixelFormat and ints) and is an
+# immutable tuple of frozen levels, so textures of the same format and shape share one. A
+# scene has a few hundred distinct chains; the bound keeps a long TUI session small.
+@lru_cache(maxsize=4096)
 def mip_chain(
     fmt: PixelFormat, width: int, height: int, depth: int = 1, levels: int | None = None,
     faces: int = 1, layers: int = 1, first_level: int = 0,
@@ -69,6 +75,21 @@ def chain_bytes(
     faces: int = 1, layers: int = 1, first_level: int = 0,
 ) -> int:
     return sum(m.bytes for m in mip_chain(fmt, width, height, depth, levels, faces, layers, first_level))
+
+
+# Cached like mip_chain, on the same arguments plus the allocation model.
+@lru_cache(maxsize=4096)
+def chain_cost(
+    fmt: PixelFormat, width: int, height: int, depth: int, levels: int, faces: int, layers: int,
+    first_level: int, model: str = "d3d12",
+) -> tuple[tuple[MipLevel, ...], int, int]:
+    """(levels, content bytes, allocated bytes) of a texture: ``mip_chain``, the sum of its
+    levels, and that sum rounded by ``allocated_bytes`` (alignment tested on the top level
+    that remains; every face and layer counted)."""
+    mips = mip_chain(fmt, width, height, depth, levels, faces, layers, first_level)
+    content = sum(m.bytes for m in mips)
+    top = mips[0]
+    return mips, content, allocated_bytes(fmt, top.width, top.height, top.depth, content, layers=layers * faces, model=model)
 
 
 def cap_levels(width: int, height: int, depth: int, levels: int, max_size: int | None) -> int:
