@@ -46,7 +46,7 @@ import os
 import pickle
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
 from texbudget import __version__, findings
@@ -112,6 +112,12 @@ def is_racy(st: os.stat_result, now_ns: int | None = None) -> bool:
     return now - st.st_mtime_ns < RACY_SECONDS * 1e9
 
 
+def is_racy_signature(sig: str, now_ns: int | None = None) -> bool:
+    """``is_racy`` of the file a ``signature`` was made for (its mtime is the second number)."""
+    now = time.time_ns() if now_ns is None else now_ns
+    return now - int(sig.split(":", 2)[1]) < RACY_SECONDS * 1e9
+
+
 # --- values -------------------------------------------------------------------------------
 
 _FIELDS: dict[type, tuple[str, ...] | None] = {}
@@ -141,25 +147,94 @@ class _Pickler(pickle.Pickler):
 #: Modules whose dataclasses and enums a cache value may hold.
 _ALLOWED_MODULES = ("texbudget.model", "texbudget.policy")
 
+#: Fields whose values (strings, ints, tuples) equal values in other files often enough to be
+#: worth sharing: a decoded value holds the object already met instead of its own copy.
+_SHARED_FIELDS = {
+    "TextureFacts": ("path", "container", "width", "height", "stored_format", "color_space",
+                     "supercompression", "transcodable", "level_bytes"),
+    "MeshFacts": ("source",),
+    "PrimitiveFacts": ("attributes", "accessor_ids", "compression"),
+    "SceneFacts": ("path",),
+}
+#: Classes whose instances are shared whole when equal (a glTF attribute: name, type, count).
+_SHARED_WHOLE = ("AttributeFacts",)
 
-_RESOLVED: dict[tuple[str, str], type] = {}
 
+class Decoder:
+    """Loads cache values (``loads``), sharing what they have in common.
 
-class _Unpickler(pickle.Unpickler):
-    """Constructs texbudget's own dataclasses and enums, and nothing else."""
+    Every object is built through ``model.builder`` (a fifth of a frozen dataclass's
+    constructor cost), only for texbudget's own dataclasses and enums: anything else in a
+    blob is refused, so a crafted cache file cannot run code. Equal strings, sizes and
+    tuples of the fields in ``_SHARED_FIELDS``, and equal ``AttributeFacts``, are kept once
+    for all the values one decoder loads (a 100k-file scan holds a few hundred distinct
+    container names, formats, chains and dimensions, not a million copies); ``paths`` seeds
+    the table, so a texture's path is the very string discovery listed. One decoder serves
+    one lookup or one scan: its table lives as long as it does."""
+
+    def __init__(self, paths: Iterable[str] = ()) -> None:
+        self.shared: dict[object, object] = {p: p for p in paths}
+        self._wholes: dict[tuple, object] = {}
+        self._classes: dict[tuple[str, str], object] = {}
+
+    def loads(self, blob: bytes) -> object:
+        unpickler = _Unpickler(io.BytesIO(blob))
+        unpickler.decoder = self
+        return unpickler.load()
 
     def find_class(self, module: str, name: str) -> object:
-        found = _RESOLVED.get((module, name))
-        if found is not None:
-            return found
+        found = self._classes.get((module, name))
+        if found is None:
+            found = self._classes[(module, name)] = self._resolve(module, name)
+        return found
+
+    def _resolve(self, module: str, name: str) -> object:
         if module in _ALLOWED_MODULES:
             import importlib
 
             obj = getattr(importlib.import_module(module), name, None)
-            if isinstance(obj, type) and (dataclasses.is_dataclass(obj) or issubclass(obj, enum.Enum)):
-                _RESOLVED[(module, name)] = obj
+            if isinstance(obj, type) and issubclass(obj, enum.Enum):
                 return obj
+            if isinstance(obj, type) and dataclasses.is_dataclass(obj):
+                return self._builder(obj)
         raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a texbudget cache")
+
+    def _builder(self, cls: type) -> Callable[..., object]:
+        from texbudget import model
+
+        build = model.builder(cls)
+        share = self.shared.setdefault
+        if cls.__module__ == "texbudget.model" and cls.__name__ in _SHARED_WHOLE:
+            wholes = self._wholes
+
+            def whole(*args: object) -> object:
+                found = wholes.get(args)
+                if found is None:
+                    found = wholes[args] = build(*args)
+                return found
+            return whole
+        names = _SHARED_FIELDS.get(cls.__name__, ()) if cls.__module__ == "texbudget.model" else ()
+        if not names:
+            return build
+        order = [f.name for f in dataclasses.fields(cls)]
+        positions = [order.index(n) for n in names]
+
+        def with_shared_fields(*args: object) -> object:
+            values = list(args)
+            for i in positions:  # a blob with too few arguments raises: it is dropped
+                values[i] = share(values[i], values[i])
+            return build(*values)
+        return with_shared_fields
+
+
+class _Unpickler(pickle.Unpickler):
+    """Constructs texbudget's own dataclasses and enums, and nothing else (the decoder
+    decides)."""
+
+    decoder: Decoder
+
+    def find_class(self, module: str, name: str) -> object:
+        return self.decoder.find_class(module, name)
 
 
 def dumps(value: object) -> bytes:
@@ -172,7 +247,7 @@ def dumps(value: object) -> bytes:
 def loads(blob: bytes) -> object:
     """A cache value from its stored form; ``pickle.UnpicklingError`` (or another decoding
     error) when the bytes are damaged or hold anything but texbudget's own types."""
-    return _Unpickler(io.BytesIO(blob)).load()
+    return Decoder().loads(blob)
 
 
 #: A damaged or hostile blob can make the unpickler raise almost anything (UnpicklingError,
@@ -359,23 +434,26 @@ class Cache:
             return {}
         root = self.path.parent.parent
         dep_sig = dep_sig or (lambda rel: stat_signature(os.path.join(root, rel)))
-        rows = self._rows(sigs)
-        if rows is None:
-            self.misses += len(sigs)
-            return {}
         out: dict[str, object] = {}
         bad: list[str] = []
-        for rel, sig, deps, blob in rows:
-            if sigs.get(rel) != sig:
-                continue
-            if deps and not self._deps_match(deps, dep_sig):
-                continue
-            try:
-                value = loads(blob)
-            except _LOAD_ERRORS:
-                bad.append(rel)
-                continue
-            out[rel] = value
+        decoder = Decoder(sigs)
+        canonical = decoder.shared  # the caller's path strings, kept instead of the rows' copies
+        try:
+            for rel, sig, deps, blob in self._rows(sigs, canonical):
+                if sigs.get(rel) != sig:
+                    continue
+                if deps and not self._deps_match(deps, dep_sig):
+                    continue
+                try:
+                    value = decoder.loads(blob)
+                except _LOAD_ERRORS:
+                    bad.append(rel)
+                    continue
+                out[canonical[rel]] = value  # type: ignore[index]
+        except sqlite3.Error as exc:
+            self._failed(exc)
+            self.misses += len(sigs)
+            return {}
         if bad:
             self.notes.append(findings.make(self.shown, "TB007", f"the read cache was corrupt ({len(bad)} entr{'y' if len(bad) == 1 else 'ies'} could not be decoded, e.g. {bad[0]}); they were dropped and the files read again"))
             self._delete(bad)
@@ -391,24 +469,25 @@ class Cache:
                 return False
         return True
 
-    def _rows(self, sigs: Mapping[str, str]) -> list[tuple[str, str, str, bytes]] | None:
+    def _rows(self, sigs: Mapping[str, str], canonical: Mapping[object, object]) -> Iterator[tuple[str, str, str, bytes]]:
+        """The rows of the paths of ``sigs`` (and maybe others), one at a time: a whole
+        table is never held in memory (at 100k files it would be 60 MB). Reading most of the
+        table, it is scanned once, and every path in it remembered for ``prune``."""
         assert self.conn is not None
-        try:
-            total = self.conn.execute("SELECT count(*) FROM entries").fetchone()[0]
-            if len(sigs) * 4 >= total:  # most of the table: one scan beats many lookups
-                rows = self.conn.execute("SELECT rel, sig, deps, value FROM entries").fetchall()
-                self._known = {r[0] for r in rows}
-                return rows
-            rels = list(sigs)
-            rows: list[tuple[str, str, str, bytes]] = []
-            for i in range(0, len(rels), _BATCH):
-                chunk = rels[i : i + _BATCH]
-                marks = ",".join("?" * len(chunk))
-                rows += self.conn.execute(f"SELECT rel, sig, deps, value FROM entries WHERE rel IN ({marks})", chunk).fetchall()
-            return rows
-        except sqlite3.Error as exc:
-            self._failed(exc)
-            return None
+        total = self.conn.execute("SELECT count(*) FROM entries").fetchone()[0]
+        if len(sigs) * 4 >= total:  # most of the table: one scan beats many lookups
+            self._known = None
+            known: set[str] = set()
+            for row in self.conn.execute("SELECT rel, sig, deps, value FROM entries"):
+                known.add(canonical.get(row[0], row[0]))  # type: ignore[arg-type]
+                yield row
+            self._known = known
+            return
+        rels = list(sigs)
+        for i in range(0, len(rels), _BATCH):
+            chunk = rels[i : i + _BATCH]
+            marks = ",".join("?" * len(chunk))
+            yield from self.conn.execute(f"SELECT rel, sig, deps, value FROM entries WHERE rel IN ({marks})", chunk).fetchall()
 
     def store(self, items: Iterable[tuple[str, str, Iterable[tuple[str, str]], bytes]]) -> int:
         """Write ``(rel, signature, dependencies [(rel, signature)], blob)`` rows in one

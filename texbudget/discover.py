@@ -42,7 +42,7 @@ from pathlib import Path
 
 from texbudget import findings
 from texbudget.model import Finding
-from texbudget.readers import SIDECAR_SUFFIXES, supported_suffixes
+from texbudget.readers import SIDECAR_SUFFIXES, suffix_of, supported_suffixes
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +140,8 @@ class PathGlobs:
         return result
 
     def matches(self, rel: str, is_dir: bool = False, *, parents: bool = True) -> bool:
+        if not self.patterns:
+            return False
         if parents:
             parts = rel.split("/")
             for i in range(1, len(parts)):
@@ -168,8 +170,9 @@ class _Walk:
     def inside(self, real: str) -> bool:
         return real == self.real_root or real.startswith(self.real_root.rstrip(os.sep) + os.sep)
 
-    def consider_file(self, rel: str, explicit: bool = False) -> None:
-        suffix = os.path.splitext(rel.rsplit("/", 1)[-1])[1].lower()
+    def consider_file(self, rel: str, explicit: bool = False, suffix: str | None = None) -> None:
+        if suffix is None:
+            suffix = suffix_of(rel)
         if suffix in SIDECAR_SUFFIXES:
             return
         if suffix not in self.suffixes:
@@ -210,13 +213,16 @@ class _Walk:
     def entry(self, entry: os.DirEntry[str], rel: str, anc: frozenset[tuple[int, int]]) -> tuple[str, str, frozenset[tuple[int, int]]] | None:
         """Handle one directory entry; a folder to descend into is returned."""
         try:
+            if entry.is_file(follow_symlinks=False):  # the usual case, settled by the listing
+                self.consider_file(rel, suffix=suffix_of(entry.name))
+                return None
             is_link = entry.is_symlink()
             is_dir = entry.is_dir()
             is_file = not is_dir and entry.is_file()
         except OSError as exc:
             self.note(rel, "TB001", f"cannot read: {exc.strerror or exc}")
             return None
-        readable_suffix = os.path.splitext(entry.name)[1].lower() in self.suffixes
+        readable_suffix = suffix_of(entry.name) in self.suffixes
         if is_link and not (is_dir or is_file) and not os.path.exists(entry.path):
             if readable_suffix:
                 try:

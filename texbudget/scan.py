@@ -7,9 +7,11 @@ engine sidecar, and gather everything into one immutable ``Scan``.
 How a file is read, cheaply:
 
 - One ``os.stat`` per file gives the size (readers never stat again) and the cache signature.
-- One ``read`` of the first ``PREFETCH_BYTES`` serves every header look of the readers; a file
-  no longer than that is served from memory entirely (``_Prefetched``), so most files are
-  opened once.
+- One ``read`` serves every header look of the readers: a file of at most ``PREFETCH_BYTES``
+  is read whole and served from memory (``_Prefetched``), a larger one only its first
+  ``PREFETCH_HEAD_BYTES`` (headers, a GLB's JSON), so most files are opened once. Reading
+  64 KiB of a large file costs three times as much as 16 KiB (measured: 13 µs against 5 µs on
+  the benchmark tree's DDS, KTX2 and GLB files).
 - Engine sidecars (``.import`` / ``.meta``) are found from one listing per folder, so a
   texture without one costs no extra ``stat``.
 - With a ``cache`` (``texbudget.cache.Cache``), files whose signature is unchanged are not
@@ -24,6 +26,7 @@ How a file is read, cheaply:
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import io
 import os
@@ -44,13 +47,15 @@ from texbudget.readers import Source, read_source
 Progress = Callable[[int, int], None]
 Reader = Callable[[tuple[Path, str]], tuple[str, ReadResult, object]]
 
-#: Bytes read up front for the readers' header looks (every fixed header fits; a small
-#: file fits whole). The raw-read baseline of the benchmarks reads 64 KiB.
+#: Files up to this size are read whole, once, for the readers' looks (the raw-read baseline
+#: of the benchmarks reads 64 KiB of every file).
 PREFETCH_BYTES = 64 * 1024
+#: Bytes read up front from a larger file: every fixed header fits, and most glTF JSON chunks.
+PREFETCH_HEAD_BYTES = 16 * 1024
 #: Fewest cache misses worth a process pool (measured, benchmarks/README.md).
 POOL_MIN_FILES = 2000
-#: Files per task sent to a worker.
-POOL_CHUNK = 256
+#: Most files per task sent to a worker (and per chunk read here: the balancing step).
+POOL_CHUNK = 128
 #: Engine sidecars, in the order ``policy.read_engine_import`` prefers them.
 SIDECARS = (".import", ".meta")
 _SCENES = (".gltf", ".glb")
@@ -120,6 +125,13 @@ class _Prefetched(Source):
         with open(self.path, "rb") as f:
             return f.read(n)
 
+    def read_at(self, offset: int, n: int) -> bytes:
+        if n <= 0:
+            return b""
+        if offset + n <= len(self.prefix) or self._whole():
+            return self.prefix[offset : offset + n]
+        return Source.read_at(self, offset, n)
+
 
 def _read_file(root: Path, rel: str, sidecar: bool) -> tuple[ReadResult, object]:
     """Read one file (and its engine sidecar when ``sidecar``): the registry's ``read_source``
@@ -127,9 +139,9 @@ def _read_file(root: Path, rel: str, sidecar: bool) -> tuple[ReadResult, object]
     turns the error into its finding."""
     path = os.path.join(root, rel)
     try:
-        with open(path, "rb") as f:
+        with open(path, "rb", buffering=0) as f:  # unbuffered: one read, no buffer to fill
             size = os.fstat(f.fileno()).st_size
-            prefix = f.read(PREFETCH_BYTES)
+            prefix = f.read(size if size <= PREFETCH_BYTES else PREFETCH_HEAD_BYTES)
         src: Source = _Prefetched(rel=rel, root=root, path=path, known_size=size, prefix=prefix)
     except OSError:
         src = Source(rel=rel, root=root)
@@ -179,6 +191,8 @@ class _Folders:
         names = self.listed.get(folder)
         if names is None:
             names = self.listed[folder] = self._list(folder)
+        if not names:  # the usual case: a folder without engine sidecars
+            return []
         out = []
         for suffix in SIDECARS:
             key = name + suffix
@@ -364,34 +378,38 @@ class _Job:
     def read(self, rels: Sequence[str]) -> dict[str, tuple[ReadResult, object]]:
         """rel -> (ReadResult, engine) for every path, from the cache or read."""
         out: dict[str, tuple[ReadResult, object]] = {}
-        stats: dict[str, os.stat_result] = {}
-        sigs: dict[str, str] = {}
-        sidecar: dict[str, bool] = {}
+        sigs: dict[str, str] = {}  # the cache signature of each file
+        own: dict[str, str] = {}  # ... without its sidecars, for the few files that have one
+        with_sidecar: set[str] = set()
         default = self.reader is _read_one
         for rel in rels if default else ():
             sides = self.folders.sidecars(rel)
-            sidecar[rel] = bool(sides)
+            if sides:
+                with_sidecar.add(rel)
             if self.cache is not None:
                 st = _stat(os.path.join(self.root_str, rel))
                 if st is not None:
-                    stats[rel] = st
-                    sigs[rel] = cache_mod.signature(st, sides)
+                    sigs[rel] = cache_mod.signature(st)
+                    if sides:
+                        own[rel] = sigs[rel]
+                        sigs[rel] = cache_mod.signature(st, sides)
+        dep_sig = functools.partial(self._dep_sig, sigs=sigs, own=own)
         if self.cache is not None and sigs:
-            hits = self.cache.lookup(sigs, lambda dep: self._dep_sig(dep, stats))
+            hits = self.cache.lookup(sigs, dep_sig)
             for rel, value in hits.items():
                 out[rel] = value  # type: ignore[assignment]
             self.step(len(hits))
         misses = [r for r in rels if r not in out]
-        blobs = self._read_misses(misses, sidecar)
+        blobs = self._read_misses(misses, with_sidecar)
         store = []
         now = None
         for rel, (value, blob, names) in blobs.items():
             out[rel] = value
-            st = stats.get(rel)
-            if st is None or self.cache is None:
+            sig = sigs.get(rel)
+            if sig is None or self.cache is None:
                 continue
             now = now or _now_ns()
-            if cache_mod.is_racy(st, now):
+            if cache_mod.is_racy_signature(sig, now):
                 continue
             deps: list[tuple[str, str]] = []
             if rel.lower().endswith(_SCENES):
@@ -399,59 +417,91 @@ class _Job:
                     names = _gltf_dependencies(self.root, rel, value)
                 if names is None:
                     continue
-                deps = [(d, self._dep_sig(d, stats)) for d in names]
-            store.append((rel, sigs[rel], deps, blob if blob is not None else cache_mod.dumps(value)))
+                deps = [(d, dep_sig(d)) for d in names]
+            store.append((rel, sig, deps, blob if blob is not None else cache_mod.dumps(value)))
         if self.cache is not None and store:
             self.cache.store(store)
         return out
 
-    def _dep_sig(self, rel: str, known: Mapping[str, os.stat_result]) -> str:
-        """A dependency's signature: its own stat only (no sidecars), from this run's stats
-        when it is one of the files read."""
-        st = known.get(rel)
-        if st is not None:
-            return cache_mod.signature(st)
+    def _dep_sig(self, rel: str, sigs: Mapping[str, str], own: Mapping[str, str]) -> str:
+        """A dependency's signature: its own stat only (no sidecars), from this run's
+        signatures when it is one of the files read."""
+        sig = own.get(rel) or sigs.get(rel)
+        if sig is not None:
+            return sig
         return cache_mod.stat_signature(os.path.join(self.root_str, rel))
 
-    def _read_misses(self, rels: list[str], sidecar: Mapping[str, bool]) -> dict[str, tuple[tuple[ReadResult, object], bytes | None, _Deps]]:
+    def _read_misses(self, rels: list[str], sidecar: set[str]) -> dict[str, tuple[tuple[ReadResult, object], bytes | None, _Deps]]:
         """rel -> ((ReadResult, engine), cache blob or None, glTF dependencies or False when
         not looked for) for the files to read."""
         out: dict[str, tuple[tuple[ReadResult, object], bytes | None, _Deps]] = {}
         if self.jobs > 1 and len(rels) >= POOL_MIN_FILES:
-            # Our own reader's blobs are loaded as the cache will load them; a custom
-            # reader's results (never stored) may hold any type.
-            load = cache_mod.loads if self.reader is _read_one else pickle.loads
-            for rel, blob, deps in self._pooled(rels, sidecar):
-                out[rel] = (load(blob), blob, deps)  # type: ignore[assignment]
+            self._pooled(rels, sidecar, out)
             return out
-        default = self.reader is _read_one
         for rel in rels:
-            if default:
-                value = _read_file(self.root, rel, sidecar.get(rel, True))
-            else:
-                _, result, engine = self.reader((self.root, rel))
-                value = (result, engine)
-            out[rel] = (value, None, False)
+            out[rel] = (self._read_here(rel, sidecar), None, False)
             self.step(1)
         return out
 
-    def _pooled(self, rels: list[str], sidecar: Mapping[str, bool]) -> Iterator[tuple[str, bytes, _Deps]]:
+    def _read_here(self, rel: str, sidecar: set[str]) -> tuple[ReadResult, object]:
+        """Read one file in this process; ``sidecar``: the files with an engine sidecar."""
+        if self.reader is _read_one:
+            return _read_file(self.root, rel, rel in sidecar)
+        _, result, engine = self.reader((self.root, rel))
+        return result, engine
+
+    def _pooled(self, rels: list[str], sidecar: set[str], out: dict) -> None:
+        """Read ``rels`` into ``out`` with ``jobs - 1`` worker processes and this one.
+
+        The files go in chunks; the workers take them from the end of the list, this process
+        from the front, until the two meet: a chunk still waiting in the pool's queue when
+        this process gets to it is taken back (``cancel``) and read here. Results of the
+        workers' chunks are taken in as they finish. So no core waits while another has
+        work, and only the workers' share crosses the process boundary (as cache blobs,
+        decoded here: cheaper than pickling the objects back)."""
         import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures import Future, ProcessPoolExecutor
+
+        from texbudget import readers
+
+        default = self.reader is _read_one
+        # Our own reader's blobs are loaded as the cache will load them (sharing equal values
+        # across files); a custom reader's results (never stored) may hold any type.
+        load = cache_mod.Decoder(rels).loads if default else pickle.loads
+        keep = self.cache is not None  # the blob, for the cache to store as is
+        if default:  # imported once here, before the fork, rather than in every worker
+            readers.preload(os.path.splitext(rel)[1] for rel in rels)
+        size = max(16, min(POOL_CHUNK, len(rels) // (self.jobs * 4)))
+        chunks = [rels[i : i + size] for i in range(0, len(rels), size)]
+        reader = None if default else self.reader
+        want_deps = self.cache is not None
+
+        def take(future: Future) -> None:
+            batch = future.result()
+            for rel, blob, deps in batch:
+                out[rel] = (load(blob), blob if keep else None, deps)
+            self.step(len(batch))
 
         # fork is cheap and inherits the imports; it is unsafe in a process with other threads
         # (the TUI reads in a worker thread), where spawn is used.
         method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        reader = None if self.reader is _read_one else self.reader
-        size = max(16, min(POOL_CHUNK, len(rels) // (self.jobs * 4)))
-        want_deps = self.cache is not None
-        tasks = [(self.root, [(r, sidecar.get(r, True)) for r in rels[i : i + size]], reader, want_deps)
-                 for i in range(0, len(rels), size)]
-        workers = min(self.jobs, len(tasks))
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
-            for chunk in pool.map(_read_blobs, tasks):
-                yield from chunk
-                self.step(len(chunk))
+        with ProcessPoolExecutor(max_workers=self.jobs - 1, mp_context=multiprocessing.get_context(method)) as pool:
+            futures: list[Future] = [Future()] * len(chunks)
+            for k in reversed(range(len(chunks))):
+                futures[k] = pool.submit(_read_blobs, (self.root, [(r, r in sidecar) for r in chunks[k]], reader, want_deps))
+            front, back = 0, len(chunks)  # chunks[front:back] are not in ``out`` yet
+            while front < back:
+                if futures[front].cancel():  # still queued: read it here
+                    for rel in chunks[front]:
+                        out[rel] = (self._read_here(rel, sidecar), None, False)
+                    self.step(len(chunks[front]))
+                    front += 1
+                    while back > front and futures[back - 1].done():
+                        back -= 1
+                        take(futures[back])
+                else:  # the workers have every chunk left: wait for them
+                    back -= 1
+                    take(futures[back])
 
 
 def _now_ns() -> int:

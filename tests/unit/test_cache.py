@@ -438,3 +438,30 @@ def test_runs_creating_the_same_cache_at_once_all_use_it(tmp_path):
             out, err = p.communicate(timeout=120)
             assert p.returncode == 0, err
             assert out.strip() == "True 0", out
+
+
+def test_the_builder_makes_ordinary_immutable_instances():
+    from dataclasses import FrozenInstanceError
+
+    from texbudget.model import builder
+
+    args = ("a.glb#mesh/0", "Rock", (), 100, 150, 50, 1200, 300)
+    built = builder(MeshFacts)(*args, lod=0)
+    made = MeshFacts(*args, lod=0)
+    assert type(built) is MeshFacts and built == made and hash(built) == hash(made) and repr(built) == repr(made)
+    with pytest.raises(FrozenInstanceError):
+        built.name = "Stone"  # type: ignore[misc]
+    assert builder(MeshFacts) is builder(MeshFacts)  # one twin per class
+
+
+def test_one_decoder_keeps_one_copy_of_equal_values():
+    a = texture("props/a.png")
+    b = texture("props/b.png")
+    blobs = [cache_mod.dumps((ReadResult(textures=(t,)), None)) for t in (a, b)]
+    decoder = cache_mod.Decoder(["props/a.png"])
+    first, second = (decoder.loads(blob)[0].textures[0] for blob in blobs)
+    assert (first, second) == (a, b)
+    assert first.container is second.container and first.width is second.width
+    assert first.path is next(p for p in decoder.shared if p == "props/a.png")  # the caller's string
+    with pytest.raises(pickle.UnpicklingError, match="not allowed"):
+        decoder.loads(pickle.dumps(_Evil()))

@@ -232,3 +232,11 @@ def test_files_only_counts_each_file_once(tree: Path) -> None:
 )
 def test_glob_semantics(pattern: str, path: str, is_dir: bool, expected: bool) -> None:
     assert PathGlobs([pattern]).matches(path, is_dir) is expected
+
+
+@pytest.mark.parametrize("name", ["a.png", "A.PNG", "dir.d/a", "dir/.hidden", ".hidden", "..", "a..b", "a.", "x/y.tar.gz",
+                                  "README", "..png", "dir/..png", "a.b/c.KTX2", "", "/", "a/b/.c.d"])
+def test_suffix_of_is_splitext_lowered(name):
+    from texbudget.readers import suffix_of
+
+    assert suffix_of(name) == os.path.splitext(name)[1].lower()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 import io
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -90,8 +90,7 @@ class Source:
     def suffix(self) -> str:
         if self.data is not None:
             return (self.suffix_hint or "").lower()
-        name = self.rel.rsplit("#", 1)[0]
-        return os.path.splitext(name)[1].lower()
+        return suffix_of(self.rel.rsplit("#", 1)[0])
 
     def size(self) -> int:
         if self.data is not None:
@@ -109,6 +108,29 @@ class Source:
             return self.data[:n]
         with open(self.abspath, "rb") as f:
             return f.read(n)
+
+    def read_at(self, offset: int, n: int) -> bytes:
+        """At most ``n`` bytes at ``offset``, never more than ``size()`` says the file holds
+        (the caller checks the length it got: a file can shrink after it was measured). For
+        a few looks near the start; a reader that walks a file opens it once instead."""
+        if self.data is not None:
+            return self.data[offset : offset + max(n, 0)]
+        size = self.size()
+        if offset >= size or n <= 0:
+            return b""
+        with self.open() as f:
+            f.seek(offset)
+            return f.read(min(n, size - offset))
+
+
+def suffix_of(path: str) -> str:
+    """The lower-case suffix of a POSIX path's last segment, as ``os.path.splitext`` gives it
+    (``.png``; ``""`` for ``README`` or ``.hidden``), without its cost."""
+    dot = path.rfind(".")
+    start = path.rfind("/") + 1
+    if dot <= start or not path[start:dot].strip("."):
+        return ""
+    return path[dot:].lower()
 
 
 def supported_suffixes() -> tuple[str, ...]:
@@ -135,10 +157,16 @@ def kind_of(suffix: str) -> str | None:
     return entry[0] if entry else None
 
 
+#: The magics by their first two bytes (every magic has at least two).
+_MAGIC_BY_START: dict[bytes, tuple[tuple[bytes, str, str], ...]] = {}
+for _entry in _MAGIC:
+    _MAGIC_BY_START[_entry[0][:2]] = (*_MAGIC_BY_START.get(_entry[0][:2], ()), _entry)
+
+
 def sniff(head: bytes) -> tuple[str, str] | None:
     """(container, suffix) from the first bytes, or None when no magic matches. TGA, OBJ,
     PLY, STL and glTF JSON have no reliable magic and are trusted by suffix."""
-    for magic, container, suffix in _MAGIC:
+    for magic, container, suffix in _MAGIC_BY_START.get(head[:2], ()):
         if head.startswith(magic):
             return container, suffix
     if head[8:12] == b"WEBP" and head.startswith(b"RIFF"):
@@ -146,9 +174,24 @@ def sniff(head: bytes) -> tuple[str, str] | None:
     return None
 
 
+_LOADED: dict[str, Callable[[Source], ReadResult]] = {}
+
+
 def _load(target: str) -> Callable[[Source], ReadResult]:
-    module, func = target.split(":")
-    return getattr(importlib.import_module(f"texbudget.readers.{module}"), func)
+    func = _LOADED.get(target)
+    if func is None:
+        module, name = target.split(":")
+        func = _LOADED[target] = getattr(importlib.import_module(f"texbudget.readers.{module}"), name)
+    return func
+
+
+def preload(suffixes: Iterable[str]) -> None:
+    """Import the readers of these suffixes now (a process about to fork workers does it
+    once for all of them)."""
+    for suffix in {s.lower() for s in suffixes}:
+        entry = _BY_SUFFIX.get(suffix)
+        if entry is not None:
+            _load(entry[1])
 
 
 # Suffixes whose readers accept each other's content (a .jpeg named .jpg is no mismatch).
@@ -157,7 +200,8 @@ _SAME = {".jpeg": ".jpg", ".tiff": ".tif"}
 
 def read_source(src: Source) -> ReadResult:
     """Sniff, dispatch, and never let an exception out: the scan goes on."""
-    suffix = _SAME.get(src.suffix, src.suffix)
+    claimed = src.suffix
+    suffix = _SAME.get(claimed, claimed)
     try:
         head = src.head(SNIFF_BYTES)
     except FileNotFoundError:
@@ -168,13 +212,13 @@ def read_source(src: Source) -> ReadResult:
     extra: tuple = ()
     if sniffed is not None and sniffed[1] != suffix and suffix in _BY_SUFFIX:
         container, real = sniffed
-        extra = (findings.make(src.rel, "TB003", f"the file is {container.upper()} data named {src.suffix}; read as {container.upper()}"),)
+        extra = (findings.make(src.rel, "TB003", f"the file is {container.upper()} data named {claimed}; read as {container.upper()}"),)
         suffix = real
     elif sniffed is not None and suffix not in _BY_SUFFIX:
         suffix = sniffed[1]
     entry = _BY_SUFFIX.get(suffix)
     if entry is None:
-        return ReadResult(findings=(findings.make(src.rel, "TB002", f"{src.suffix or 'no suffix'}: not a texture or mesh type texbudget reads"),))
+        return ReadResult(findings=(findings.make(src.rel, "TB002", f"{claimed or 'no suffix'}: not a texture or mesh type texbudget reads"),))
     try:
         result = _load(entry[1])(src)
     except (FileNotFoundError, PermissionError, IsADirectoryError) as exc:

@@ -43,11 +43,14 @@ from __future__ import annotations
 import binascii
 import json
 import math
+import os
 import posixpath
 import re
+import stat
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
@@ -142,6 +145,8 @@ def _is_int(v: Any) -> bool:
 
 def _get_int(d: dict, key: str, where: str, default: int | None = None, minimum: int = 0) -> int:
     v = d.get(key)
+    if type(v) is int and v >= minimum:  # the usual case, checked first
+        return v
     if v is None:
         if default is None:
             raise _Broken("TB073", f"{where}: required '{key}' is missing")
@@ -156,18 +161,26 @@ def _get_int(d: dict, key: str, where: str, default: int | None = None, minimum:
 
 def _get_index(d: dict, key: str, where: str, n: int, what: str) -> int | None:
     """An optional index into an array of ``n`` items; None when absent."""
-    if d.get(key) is None:
+    v = d.get(key)
+    if type(v) is int and 0 <= v < n:  # the usual case, checked first
+        return v
+    if v is None:
         return None
-    return _index_value(d[key], f"{where}: '{key}'", n, what)
+    return _index_value(v, f"{where}: '{key}'", n, what)
 
 
 def _need_index(d: dict, key: str, where: str, n: int, what: str) -> int:
-    if d.get(key) is None:
+    v = d.get(key)
+    if type(v) is int and 0 <= v < n:
+        return v
+    if v is None:
         raise _Broken("TB073", f"{where}: required '{key}' is missing")
-    return _index_value(d[key], f"{where}: '{key}'", n, what)
+    return _index_value(v, f"{where}: '{key}'", n, what)
 
 
 def _index_value(v: Any, where: str, n: int, what: str) -> int:
+    if type(v) is int and 0 <= v < n:
+        return v
     if not _is_int(v) or int(v) < 0:
         raise _Broken("TB073", f"{where} is {json.dumps(v)[:40]}, not an index")
     if int(v) >= n:
@@ -209,6 +222,8 @@ def _items(d: dict, key: str, label: str) -> Iterator[tuple[int, dict, str]]:
 
 
 def _ext(d: dict, name: str, where: str) -> dict | None:
+    if "extensions" not in d:
+        return None
     exts = _get_dict(d, "extensions", where)
     v = exts.get(name)
     if v is None:
@@ -262,20 +277,20 @@ def read_gltf(src: Source) -> ReadResult:
 def read_glb(src: Source) -> ReadResult:
     """A .glb file: 12-byte header, a JSON chunk and an optional BIN chunk (never read whole)."""
     try:
-        size = src.size()
-        with src.open() as f:
-            doc, bin_chunk, extra = _read_glb_chunks(f, size)
+        doc, bin_chunk, extra = _read_glb_chunks(src, src.size())
         result = _Document(src, doc, bin_chunk).read()
-        return ReadResult(findings=tuple(findings.make(src.rel, c, m) for c, m in extra)) + result
+        return ReadResult(findings=tuple(findings.make(src.rel, c, m) for c, m in extra)) + result if extra else result
     except _Broken as exc:
         return ReadResult(findings=(findings.make(src.rel, exc.code, exc.message),))
 
 
-def _read_glb_chunks(f: Any, size: int) -> tuple[dict, tuple[int, int] | None, list[tuple[str, str]]]:
-    header = f.read(12)
+def _read_glb_chunks(src: Source, size: int) -> tuple[dict, tuple[int, int] | None, list[tuple[str, str]]]:
+    """The JSON, the BIN chunk's (offset, length) and notes, from a few ``read_at`` looks
+    (a prefetched source serves them from memory)."""
+    header = src.read_at(0, 20)
     if len(header) < 12:
         raise _Broken("TB072", f"the file is {size} bytes; a GLB header needs 12")
-    magic, version, length = struct.unpack("<4sII", header)
+    magic, version, length = struct.unpack_from("<4sII", header)
     if magic != GLB_MAGIC:
         raise _Broken("TB072", f"the file starts with {magic!r}, not the GLB magic b'glTF'")
     if version != 2:
@@ -285,17 +300,16 @@ def _read_glb_chunks(f: Any, size: int) -> tuple[dict, tuple[int, int] | None, l
         raise _Broken("TB072", f"the GLB header says the file is {length} bytes, but it has {size} (truncated)")
     if length < size:
         extra.append(("TB072", f"the GLB header says the file is {length} bytes, but it has {size}; the {size - length} bytes after it were ignored"))
-    chunk = f.read(8)
-    if len(chunk) < 8:
+    if len(header) < 20:
         raise _Broken("TB072", "the GLB has no JSON chunk")
-    json_len, json_type = struct.unpack("<II", chunk)
+    json_len, json_type = struct.unpack_from("<II", header, 12)
     if json_type != CHUNK_JSON:
         raise _Broken("TB072", f"the first GLB chunk has type 0x{json_type:08X}, not JSON")
     if 20 + json_len > length:
         raise _Broken("TB072", f"the JSON chunk claims {json_len} bytes at offset 20, but the file ends at {length}")
     if json_len > MAX_JSON_BYTES:
         raise _Broken("TB071", f"the JSON chunk is {json_len} bytes; texbudget parses at most {MAX_JSON_BYTES}")
-    doc = _parse_json(f.read(json_len).rstrip(b" \x00"))
+    doc = _parse_json(src.read_at(20, json_len).rstrip(b" \x00"))
     bin_chunk = None
     offset = 20 + json_len
     for _ in range(MAX_GLB_CHUNKS):
@@ -304,8 +318,7 @@ def _read_glb_chunks(f: Any, size: int) -> tuple[dict, tuple[int, int] | None, l
         if length - offset < 8:
             extra.append(("TB072", f"{length - offset} stray bytes at offset {offset} are not a GLB chunk"))
             break
-        f.seek(offset)
-        chunk_head = f.read(8)
+        chunk_head = src.read_at(offset, 8)
         if len(chunk_head) < 8:  # the file was cut after it was measured
             raise _Broken("TB005", f"the chunk header at offset {offset} could not be read (the file changed while it was read)")
         chunk_len, chunk_type = struct.unpack("<II", chunk_head)
@@ -540,26 +553,24 @@ class _Document:
         """One mesh, or None when an accessor it uses is unusable (its finding says why)."""
         primitives: list[PrimitiveFacts] = []
         counted: set[int] = set()  # each accessor once per mesh, in its first category
-        sums = {"vertex": 0, "index": 0, "morph": 0}
+        vertex_bytes = index_bytes = morph_bytes = 0
         positions: set[int] = set()
         vertices = morph_targets = 0
         broken = False
-        for p, _ in enumerate(prims):
+        for p in range(len(prims)):
             where = f"mesh {n} primitive {p}"
             prim = _item(prims, p, where)
             attrs = _get_dict(prim, "attributes", where)
             if not attrs:
                 raise _Broken("TB073", f"{where} has no attributes")
-            uses: list[tuple[str, int]] = []  # (category, accessor) in the order they are counted
             attr_ids = {str(name): _need_index(attrs, name, where, n_accessors, "accessor") for name in attrs}
-            uses += [("vertex", i) for i in attr_ids.values()]
             targets = _get_list(prim, "targets", where)
-            for t, _ in enumerate(targets):
-                target = _item(targets, t, f"{where} target {t}")
-                uses += [("morph", _need_index(target, name, f"{where} target {t}", n_accessors, "accessor")) for name in target]
+            morph_ids: list[int] = []
+            for t in range(len(targets)):
+                target_where = f"{where} target {t}"
+                target = _item(targets, t, target_where)
+                morph_ids += [_need_index(target, name, target_where, n_accessors, "accessor") for name in target]
             ii = _get_index(prim, "indices", where, n_accessors, "accessor")
-            if ii is not None:
-                uses.append(("index", ii))
             mode = _get_int(prim, "mode", where, default=4)
             if mode > 6:
                 raise _Broken("TB073", f"{where}: mode {mode} is not a glTF draw mode (0–6)")
@@ -567,8 +578,11 @@ class _Document:
             draco = _ext(prim, "KHR_draco_mesh_compression", where)
             if draco is not None:
                 _need_index(draco, "bufferView", f"{where} KHR_draco_mesh_compression", len(self.views), "bufferView")
-            accs = {i: self.accessor(i) for _, i in uses}
-            if any(acc is None for acc in accs.values()):
+            # Every accessor the primitive uses, in the order they are counted: attributes,
+            # morph targets, indices.
+            used = [*attr_ids.values(), *morph_ids] if ii is None else [*attr_ids.values(), *morph_ids, ii]
+            accs = {i: self.accessor(i) for i in used}
+            if None in accs.values():
                 broken = True
                 continue
             index_count = index_size = 0
@@ -585,28 +599,31 @@ class _Document:
                 vertices += vertex_count
             drawn = index_count if ii is not None else vertex_count
             triangles = drawn // 3 if mode == 4 else max(drawn - 2, 0) if mode in _TRIANGLE_MODES else 0
-            for category, i in uses:
+            n_attrs, n_morphs = len(attr_ids), len(morph_ids)
+            for k, i in enumerate(used):
                 if i not in counted:
                     counted.add(i)
-                    sums[category] += accs[i].bytes  # type: ignore[union-attr]
-            morph_ids = dict.fromkeys(i for c, i in uses if c == "morph")
+                    size = accs[i].bytes  # type: ignore[union-attr]
+                    if k < n_attrs:
+                        vertex_bytes += size
+                    elif k < n_attrs + n_morphs:
+                        morph_bytes += size
+                    else:
+                        index_bytes += size
             morph_targets = max(morph_targets, len(targets))
             meshopt = any(acc.meshopt for acc in accs.values())  # type: ignore[union-attr]
             primitives.append(PrimitiveFacts(
-                mode=mode,
-                vertex_count=vertex_count,
-                triangles=triangles,
-                attributes=tuple(
-                    AttributeFacts(name, acc.component_type, acc.components, acc.count, acc.bytes, acc.normalized)
-                    for name, acc in ((name, accs[i]) for name, i in attr_ids.items()) if acc is not None
-                ),
-                index_count=index_count,
-                index_bytes_per=index_size,
-                morph_targets=len(targets),
-                morph_bytes=sum(accs[i].bytes for i in morph_ids),  # type: ignore[union-attr]
-                material=None if m is None else f"{self.rel}#material/{m}",
-                compression="draco" if draco is not None else "meshopt" if meshopt else None,
-                accessor_ids=tuple(accs),
+                mode,
+                vertex_count,
+                triangles,
+                tuple(_attribute(name, accs[i]) for name, i in attr_ids.items()),  # type: ignore[arg-type]
+                index_count,
+                index_size,
+                len(targets),
+                sum(accs[i].bytes for i in dict.fromkeys(morph_ids)),  # type: ignore[union-attr]
+                None if m is None else f"{self.rel}#material/{m}",
+                "draco" if draco is not None else "meshopt" if meshopt else None,
+                tuple(accs),
             ))
         if broken:
             return None
@@ -620,9 +637,9 @@ class _Document:
             vertices=vertices,
             indices=sum(p.index_count for p in primitives),
             triangles=sum(p.triangles for p in primitives),
-            vertex_bytes=sums["vertex"],
-            index_bytes=sums["index"],
-            morph_bytes=sums["morph"],
+            vertex_bytes=vertex_bytes,
+            index_bytes=index_bytes,
+            morph_bytes=morph_bytes,
             morph_targets=morph_targets,
             source="gltf",
             lod=None if lod is None else lod[1],
@@ -753,20 +770,18 @@ class _Document:
             what = "a NUL byte" if "\x00" in path else "an absolute path"
             self.note("TB074", f"{where}: URI {shown!r} decodes to {what}; not opened")
             return None
-        base = posixpath.dirname(self.rel.split("#", 1)[0])
-        rel = posixpath.normpath(posixpath.join(base, path))
+        rel = _join_normal(posixpath.dirname(self.rel.split("#", 1)[0]), path)
         if rel in (".", "..") or rel.startswith("../"):
             self.note("TB074", f"{where}: URI {shown!r} leaves the scan root; not opened")
             return None
         if self.src.root is None:
             self.note("TB075", f"{where}: URI {shown!r} cannot be resolved: the glTF is not a file on disk")
             return None
-        root = self.src.root.resolve()
-        target = (self.src.root / rel).resolve()
-        if not target.is_relative_to(root):
+        state = _locate(self.src.root, rel)
+        if state == "outside":
             self.note("TB074", f"{where}: URI {shown!r} leads through a symbolic link out of the scan root; not opened")
             return None
-        if not target.is_file():
+        if state == "missing":
             self.note("TB075", f"{where}: {rel} does not exist")
             return None
         return rel
@@ -941,6 +956,47 @@ class _Document:
         for s in [default] if default is not None else range(len(scenes)):
             scene = _item(scenes, s, f"scene {s}")
             yield [_index_value(x, f"scene {s} nodes", len(nodes), "node") for x in _get_list(scene, "nodes", f"scene {s}")]
+
+
+def _join_normal(base: str, path: str) -> str:
+    """``posixpath.normpath(posixpath.join(base, path))``, without the work when ``path`` is
+    already plain (no empty, ``.`` or ``..`` segment), as URIs in real files are."""
+    joined = f"{base}/{path}" if base else path
+    if any(seg in ("", ".", "..") for seg in joined.split("/")):
+        return posixpath.normpath(posixpath.join(base, path))
+    return joined
+
+
+def _locate(root: Path, rel: str) -> str:
+    """Where a normalised relative path leads: "file" (a regular file inside ``root``),
+    "outside" (a symbolic link on the way leads out of ``root``) or "missing". One ``lstat``
+    per path segment; only a path through a symbolic link is resolved in full."""
+    path = os.fspath(root)
+    last = rel.count("/")
+    for i, part in enumerate(rel.split("/")):
+        path = f"{path}/{part}"
+        try:
+            mode = os.lstat(path).st_mode
+        except (OSError, ValueError):
+            return "missing"
+        if stat.S_ISLNK(mode):
+            return _locate_through_link(root, rel)
+        if i == last:
+            return "file" if stat.S_ISREG(mode) else "missing"
+        if not stat.S_ISDIR(mode):
+            return "missing"
+    return "missing"
+
+
+def _locate_through_link(root: Path, rel: str) -> str:
+    target = (root / rel).resolve()
+    if not target.is_relative_to(root.resolve()):
+        return "outside"
+    return "file" if target.is_file() else "missing"
+
+
+def _attribute(name: str, acc: _Accessor) -> AttributeFacts:
+    return AttributeFacts(name, acc.component_type, acc.components, acc.count, acc.bytes, acc.normalized)
 
 
 def _texture_slots(mat: dict, where: str) -> Iterator[tuple[str, dict, str]]:

@@ -104,6 +104,16 @@ def read_image(src: Source) -> ReadResult:
     early = _check_fixed_header(src, container, head, size)
     if early is not None:
         return early
+    if container == "png":
+        info = _png_plain_info(src)
+        if info is not None:
+            width, height = struct.unpack_from(">II", head, 16)
+            return _facts(src, container, width, height, _shape_of(container, "", info, head, {}), info, size)
+    elif container == "tga":
+        mode = _tga_plain_mode(head)
+        if mode is not None:
+            width, height = struct.unpack_from("<HH", head, 12)
+            return _facts(src, container, width, height, _shape_of(container, mode, {}, head, {}), {}, size)
     return _read_with_pillow(src, container, head, size)
 
 
@@ -178,8 +188,7 @@ def _short(rel: str, what: str, needed: int, size: int) -> ReadResult | None:
 
 def _check_png_tail(src: Source, size: int) -> ReadResult | None:
     """A PNG ends with its IEND chunk; a cut file does not (trailing junk up to 4 KiB is allowed)."""
-    with src.open() as f:
-        tail = read_at(f, max(0, size - _TAIL_BYTES), _TAIL_BYTES, size)
+    tail = src.read_at(max(0, size - _TAIL_BYTES), _TAIL_BYTES)
     if _PNG_IEND not in tail:
         return fail(src.rel, "TB043", f"PNG pixel data truncated: the file ({size} bytes) ends before its IEND chunk")
     return None
@@ -206,7 +215,10 @@ def _read_with_pillow(src: Source, container: str, head: bytes, size: int) -> Re
     bad = check_dims(src.rel, what, width, height) or (_check_tiff_data(src, tiff_tags, size) if container == "tiff" else None)
     if bad is not None:
         return bad
-    shape = _shape_of(container, mode, info, head, tiff_tags)
+    return _facts(src, container, width, height, _shape_of(container, mode, info, head, tiff_tags), info, size)
+
+
+def _facts(src: Source, container: str, width: int, height: int, shape: _Shape, info: dict[str, Any], size: int) -> ReadResult:
     facts = TextureFacts(
         path=src.rel, container=container, width=width, height=height,
         channels=shape.channels, alpha=shape.alpha, bit_depth=shape.bit_depth, hdr=shape.hdr,
@@ -214,6 +226,78 @@ def _read_with_pillow(src: Source, container: str, head: bytes, size: int) -> Re
         grey=shape.grey, palette=shape.palette,
     )
     return ReadResult(textures=(facts,))
+
+
+# --- headers Pillow need not open -------------------------------------------------------------
+#
+# Most PNG and TGA files are plain: their header says everything in a few fixed fields. These
+# read them without Pillow (whose plugin classes cost more than the rest of a read). They
+# answer only when the answer is certainly Pillow's, and None otherwise: then Pillow opens
+# the file as before, and its verdict (including every error) stands. A test compares both
+# on every case they accept.
+
+#: Bytes of a PNG looked at for the chunks before its first IDAT.
+_PNG_PLAIN_LOOK = 16 * 1024
+#: (bit depth, colour type) pairs Pillow opens (``PngImagePlugin._MODES``).
+_PNG_MODES = frozenset({(1, 0), (2, 0), (4, 0), (8, 0), (16, 0), (8, 2), (16, 2), (1, 3), (2, 3), (4, 3),
+                        (8, 3), (8, 4), (16, 4), (8, 6), (16, 6)})
+#: Chunks before IDAT the plain PNG reader follows, with the length below which Pillow's
+#: handler refuses the chunk. Any other chunk (tRNS, iCCP, zTXt, iTXt, eXIf, APNG's acTL, …)
+#: sends the file to Pillow. bKGD, tIME, sBIT and hIST have no handler in Pillow: only their
+#: CRC is checked.
+_PNG_PLAIN_CHUNKS = {b"PLTE": 0, b"gAMA": 4, b"cHRM": 32, b"sRGB": 1, b"pHYs": 9, b"tEXt": 0,
+                     b"bKGD": 0, b"tIME": 0, b"sBIT": 0, b"hIST": 0}
+
+
+def _png_plain_info(src: Source) -> dict[str, Any] | None:
+    """The ``info`` Pillow would give for the PNG (its ``srgb``, ``gamma`` and text keys), or
+    None when the file is not plain: a chunk outside ``_PNG_PLAIN_CHUNKS``, a bad CRC, an odd
+    IHDR, or no IDAT within the first ``_PNG_PLAIN_LOOK`` bytes."""
+    data = src.head(_PNG_PLAIN_LOOK)
+    ihdr = data[16:29]
+    if data[8:16] != b"\x00\x00\x00\x0dIHDR" or len(ihdr) < 13 or ihdr[11] or (ihdr[8], ihdr[9]) not in _PNG_MODES:
+        return None
+    info: dict[str, Any] = {"interlace": 1} if ihdr[12] else {}
+    offset = 8
+    while offset + 8 <= len(data):
+        length, cid = struct.unpack_from(">I4s", data, offset)
+        if cid == b"IDAT":
+            return info
+        end = offset + 12 + length
+        if end > len(data) or (offset > 8 and cid not in _PNG_PLAIN_CHUNKS):
+            return None
+        body = data[offset + 8 : offset + 8 + length]
+        if zlib.crc32(body, zlib.crc32(cid)) != struct.unpack_from(">I", data, end - 4)[0]:
+            return None
+        if length < _PNG_PLAIN_CHUNKS.get(cid, 0):
+            return None
+        if cid == b"gAMA":
+            info["gamma"] = struct.unpack_from(">I", body)[0] / 100000.0
+        elif cid == b"sRGB":
+            info["srgb"] = body[0]
+        elif cid == b"tEXt":
+            key, _, value = body.partition(b"\x00")
+            if key:
+                info[key.decode("latin-1")] = value if key == b"exif" else value.decode("latin-1", "replace")
+        offset = end
+    return None
+
+
+#: TGA colour-map entry sizes Pillow reads.
+_TGA_MAP_BITS = (16, 24, 32)
+
+
+def _tga_plain_mode(head: bytes) -> str | None:
+    """The mode Pillow gives a TGA whose fixed header ``_check_fixed_header`` accepted, or
+    None for the headers Pillow refuses (15-bit pixels, odd colour-map entries)."""
+    cmap_type, image_type, depth = head[1], head[2], head[16]
+    if depth == 15 or (cmap_type and head[7] not in _TGA_MAP_BITS):
+        return None
+    if image_type in (3, 11):
+        return {1: "1", 16: "LA"}.get(depth, "L")
+    if image_type in (1, 9):
+        return "P" if cmap_type else "L"
+    return "RGB" if depth == 24 else "RGBA"
 
 
 def _tiff_tags(im: Any) -> dict[int, tuple[int, ...]]:

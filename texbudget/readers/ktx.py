@@ -260,9 +260,8 @@ def read_ktx2(src: Source) -> ReadResult:
         if length and (off < index_end or off + length > size):
             return fail(src.rel, "TB054", f"KTX2 {name} at bytes {off}..{off + length} lies outside the file's data area ({index_end}..{size})")
 
-    with src.open() as f:
-        index = read_at(f, KTX2_HEADER_BYTES, index_end - KTX2_HEADER_BYTES, size)
-        dfd = read_at(f, dfd_offset, min(dfd_length, DFD_READ_LIMIT), size) if dfd_length else b""
+    index = src.read_at(KTX2_HEADER_BYTES, index_end - KTX2_HEADER_BYTES)
+    dfd = src.read_at(dfd_offset, min(dfd_length, DFD_READ_LIMIT)) if dfd_length else b""
     if len(index) < index_end - KTX2_HEADER_BYTES:  # the file was cut after it was measured
         return fail(src.rel, "TB005", f"KTX2 level index: {index_end - KTX2_HEADER_BYTES} bytes at offset {KTX2_HEADER_BYTES} expected, {len(index)} read (the file changed while it was read)")
     entries = [struct.unpack_from("<3Q", index, KTX2_LEVEL_ENTRY * i) for i in range(levels)]
