@@ -57,7 +57,6 @@ from __future__ import annotations
 
 import bisect
 import difflib
-import heapq
 import re
 import tomllib
 from collections import Counter
@@ -1343,13 +1342,13 @@ class _LargestFirst(_Sequence):
             if t is not None:
                 self._entered(t, members[before.index(c)])
         after = {c: c if t is None else t for c, t in to.items()}
-        for i, t in zip(members, map(after.__getitem__, before)):
+        for i, t in zip(members, map(after.__getitem__, before), strict=True):
             cls[i] = t
-        moved = Counter(zip(before, map(reg.member_groups.__getitem__, members)))
+        moved = Counter(zip(before, map(reg.member_groups.__getitem__, members), strict=True))
         counts: dict[int, int] = {}
         changed: dict[int, tuple[int, int]] = {}
         full, floor = scene.full, scene.floor
-        for c, t in to.items():
+        for t in to.values():
             if t is not None:
                 reg.activate(t)
         for (c, in_groups), n in moved.items():

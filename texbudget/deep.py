@@ -79,7 +79,7 @@ def deep_inspect(path: Path, facts: TextureFacts, plan: TexturePlan, *, data: by
 
 
 class _Stats:
-    __slots__ = ("has_alpha", "alpha_opaque", "grey", "solid", "colour_mode", "first")
+    __slots__ = ("alpha_opaque", "colour_mode", "first", "grey", "has_alpha", "solid")
 
     def __init__(self) -> None:
         self.has_alpha = False
@@ -90,7 +90,7 @@ class _Stats:
         self.first: object = None
 
 
-def _scan(im) -> _Stats:  # noqa: ANN001 - a PIL image
+def _scan(im) -> _Stats:
     import numpy as np
 
     stats = _Stats()
@@ -116,9 +116,9 @@ def _scan(im) -> _Stats:  # noqa: ANN001 - a PIL image
             full = 65535 if alpha.dtype == np.uint16 else 255
             if not (alpha == full).all():
                 stats.alpha_opaque = False
-        if stats.colour_mode and stats.grey and channels >= 3:
-            if not ((px[:, 0] == px[:, 1]).all() and (px[:, 1] == px[:, 2]).all()):
-                stats.grey = False
+        if (stats.colour_mode and stats.grey and channels >= 3
+                and not ((px[:, 0] == px[:, 1]).all() and (px[:, 1] == px[:, 2]).all())):
+            stats.grey = False
         band.close()
         if not stats.solid and not stats.grey and not (stats.has_alpha and stats.alpha_opaque):
             break

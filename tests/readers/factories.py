@@ -251,7 +251,7 @@ def ktx2_bytes(
         offsets[i] = pos
         pos += lengths[i]
     entries = list(index) if index is not None else [(offsets[i], lengths[i], uncompressed[i]) for i in range(n)]
-    header = KTX2_MAGIC + struct.pack("<13I", vk_format, 1 if vk_format else 1, width, height, depth, layers, faces,
+    header = KTX2_MAGIC + struct.pack("<13I", vk_format, 1, width, height, depth, layers, faces,
                                       levels, scheme, dfd_offset, len(dfd), kvd_offset, len(kvd))
     header += struct.pack("<2Q", sgd_offset, len(sgd))
     header += b"".join(struct.pack("<3Q", *e) for e in entries)

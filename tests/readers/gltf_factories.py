@@ -118,7 +118,7 @@ class GltfBuilder:
             buf: dict[str, Any] = {"byteLength": len(self.bin)}
             if uri is not None:
                 buf["uri"] = uri
-            self.doc["buffers"] = [buf] + self.doc.get("buffers", [])[1:]
+            self.doc["buffers"] = [buf, *self.doc.get("buffers", [])[1:]]
 
     def json_bytes(self) -> bytes:
         return json.dumps(self.doc).encode()

@@ -14,7 +14,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.readers.gltf_factories import FLOAT, UBYTE, UINT, USHORT, GltfBuilder, png_bytes, triangle_mesh
+from tests.readers.gltf_factories import (
+    FLOAT,
+    UBYTE,
+    UINT,
+    USHORT,
+    GltfBuilder,
+    png_bytes,
+    triangle_mesh,
+)
 from texbudget.model import ReadResult
 from texbudget.readers import gltf, read_path
 from texbudget.sizing.bvh import estimate_scene
@@ -292,7 +300,7 @@ def test_materials_resolve_slots_to_image_identities(tmp_path):
     embedded = b.add_image_view(png_bytes(64, 32))
     external = b.add_image_uri("../textures/rock%20a.png")
     ktx = b.add_image_uri("../textures/rock.ktx2", mimeType="image/ktx2")
-    unused = b.add_image_view(png_bytes(4, 4, "L"))
+    b.add_image_view(png_bytes(4, 4, "L"))  # an image no texture uses
     t_emb, t_ext = b.add_texture(embedded), b.add_texture(external)
     t_basis = b.add_texture(external, KHR_texture_basisu={"source": ktx})
     b.add_material(name="rock", pbrMetallicRoughness={"baseColorTexture": {"index": t_basis}, "metallicRoughnessTexture": {"index": t_emb}},

@@ -14,8 +14,7 @@ import zlib
 import pytest
 
 from tests.readers import factories as fx
-from texbudget.readers import Source
-from texbudget.readers import images
+from texbudget.readers import Source, images
 
 
 def _chunk(kind: bytes, data: bytes, *, crc: int | None = None) -> bytes:

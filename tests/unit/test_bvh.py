@@ -92,12 +92,12 @@ def test_blas_prebuild_table_mb(T, name, expected):
 
 
 @pytest.mark.parametrize(("I", "name", "expected"), _cases(TLAS_EXACT, TLAS_COLUMNS) + _cases(TLAS_BYTES, TLAS_COLUMNS))
-def test_tlas_table(I, name, expected):
+def test_tlas_table(I, name, expected):  # noqa: E741 (bvh.md calls the instance count I)
     assert P[name].tlas_raw(I)[0] == expected
 
 
 @pytest.mark.parametrize(("I", "name", "expected"), _cases(TLAS_MB, TLAS_COLUMNS))
-def test_tlas_table_mb(I, name, expected):
+def test_tlas_table_mb(I, name, expected):  # noqa: E741
     assert _mb(P[name].tlas_raw(I)[0]) == expected
 
 

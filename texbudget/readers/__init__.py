@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib
 import io
-import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path

@@ -712,7 +712,7 @@ class _Document:
         else:
             assert buf.rel is not None and self.src.root is not None
             path = self.src.root / buf.rel
-            opener, start = (lambda: open(path, "rb")), view.offset
+            opener, start = (lambda: open(path, "rb")), view.offset  # noqa: SIM115 (opened by the with below)
         with opener() as f:
             f.seek(start)
             data = f.read(view.length)

@@ -23,6 +23,7 @@ also their exact GPU size when transcoded to BC6H (16 bytes per 4x4 block either
 
 from __future__ import annotations
 
+import itertools
 import struct
 from typing import BinaryIO
 
@@ -351,7 +352,7 @@ def _check_level_index(rel: str, entries: list[tuple[int, int, int]], index_end:
         if offset < index_end:
             return fail(rel, "TB054", f"KTX2 level {i} starts at {offset}, inside the header and level index (which end at {index_end})")
     ordered = sorted((off, off + length, i) for i, (off, length, _) in enumerate(entries))
-    for (_, end_a, a), (start_b, _, b) in zip(ordered, ordered[1:], strict=False):
+    for (_, end_a, a), (start_b, _, b) in itertools.pairwise(ordered):
         if start_b < end_a:
             return fail(rel, "TB051", f"KTX2 levels {a} and {b} overlap: level {a} ends at {end_a}, level {b} starts at {start_b}")
     return None
