@@ -240,13 +240,16 @@ def _progress():
     return show
 
 
-def load_report(args: argparse.Namespace, paths: Sequence[str], *, missing_ok: bool = False):
-    """The pipeline for one command: resolve, read, evaluate. Returns (report, config, scan)."""
+def load_report(args: argparse.Namespace, paths: Sequence[str], *, missing_ok: bool = False, fixes: bool = True):
+    """The pipeline for one command: resolve, read, evaluate. Returns (report, config, scan).
+    ``fixes=False``: no fix search (for an output that shows none)."""
     from texbudget.pipeline import evaluate
     from texbudget.scan import read_scene
 
     root, config, explicit = resolve_target(paths, args.config, missing_ok=missing_ok)
     settings = _settings(args, config)
+    if not fixes:
+        settings = replace(settings, budget=replace(settings.budget, fixes=False))
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs {args.jobs}: must be 1 or more")
     scan = read_scene(root, config, explicit, jobs=args.jobs, progress=_progress(), use_cache=not args.no_cache)
@@ -309,7 +312,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         only = set(discover(root, config["scan.include"], config["scan.exclude"], [t for t in targets if t.exists()]).files)
         if not only:
             return ExitCode.OK
-    report, _, _ = load_report(args, [str(root)] if explicit is not None else args.paths)
+    # The text output is one line per problem, without the fixes' hints: no fix search.
+    report, _, _ = load_report(args, [str(root)] if explicit is not None else args.paths, fixes=output != "text")
     limits = config.sections["limits"]
     problems = [f for f in report.findings if f.severity is Severity.ERROR
                 and (only is None or f.path.split("#", 1)[0] in only)]

@@ -145,13 +145,9 @@ def instance_counts(scan: Scan, overrides: Sequence[tuple[str, int]]) -> dict[st
 
 def _plan_textures(scan: Scan, prepared: _Prepared, settings: Settings, quality: str) -> tuple[TextureCost, ...]:
     """Every texture decided and priced at one quality tier (a cost holds its plan)."""
-    psettings = replace(settings.policy, quality=quality)
-    rules, model = settings.rules, settings.budget.allocation_model
-    decide, price = policy.decide, policy.price
-    engines, slots = scan.engine, prepared.slots
-    return tuple(
-        price(decide(facts, psettings, rules, engines.get(facts.path), slots.get(facts.path, ()), own_role), model)
-        for facts, own_role in zip(scan.textures, prepared.own_roles, strict=True)
+    return policy.decide_all(
+        scan.textures, replace(settings.policy, quality=quality), settings.rules, scan.engine,
+        prepared.slots, prepared.own_roles, settings.budget.allocation_model,
     )
 
 

@@ -28,15 +28,16 @@ import re
 import sys
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cache, lru_cache
 from importlib import resources
+from operator import attrgetter
 from pathlib import Path
 from types import MappingProxyType
 
 from texbudget import formats
 from texbudget.errors import ConfigError, UsageError
-from texbudget.model import Finding, PixelFormat, TextureCost, TextureFacts, TexturePlan
+from texbudget.model import Finding, PixelFormat, TextureCost, TextureFacts, TexturePlan, builder
 from texbudget.sizing import textures as sizing
 
 # --- vocabulary --------------------------------------------------------------------------
@@ -441,16 +442,25 @@ SLOT_ROLES: Mapping[str, str] = MappingProxyType({
 _SLOT_PRIORITY = ("normal", "albedo", "emissive", "mask", "single")
 
 
+#: A name token and the separators before it.
+_NAME_TOKEN = re.compile(r"([_\-. ]*)([^_\-. ]+)")
+
+
+# Cached: a scene has far fewer folders than textures.
+@lru_cache(maxsize=4096)
+def _ui_folder(folders: str) -> str | None:
+    """The first folder of a ``/``-separated folder path that makes a texture UI, or None."""
+    return next((f for f in folders.split("/") if f.lower() in UI_FOLDERS), None)
+
+
 def role_from_name(path: str) -> tuple[str, str] | None:
     """(role, reason) from a UI folder, else the name's last meaningful token, or None."""
-    base = path.split("#", 1)[0]
-    parts = base.split("/")
-    for folder in parts[:-1]:
-        if folder.lower() in UI_FOLDERS:
-            return "ui", f"folder '{folder}/'"
-    name = parts[-1]
+    folders, _, name = path.split("#", 1)[0].rpartition("/")
+    ui = _ui_folder(folders) if folders else None
+    if ui is not None:
+        return "ui", f"folder '{ui}/'"
     stem = name.rsplit(".", 1)[0] if "." in name else name
-    tokens = [(m.group(1), m.group(2)) for m in re.finditer(r"([_\-. ]*)([^_\-. ]+)", stem)]
+    tokens = _NAME_TOKEN.findall(stem)
     for i in range(len(tokens) - 1, -1, -1):
         sep, token = tokens[i]
         low = token.lower()
@@ -618,6 +628,51 @@ def decide(
     if ignore is not None and ignore[0]:
         plan = replace(plan, ignored=True, decided_by=f"{ignore[1].where}: ignore; {plan.decided_by}")
     return plan
+
+
+#: The facts a decision reads, all but the texture's path and file size (``_facts_key``).
+_DECISION_FACTS = tuple(f.name for f in fields(TextureFacts) if f.name not in ("path", "disk_bytes"))
+_facts_key = attrgetter(*_DECISION_FACTS)
+#: A plan's fields after its path, to copy a plan for another path (``decide_all``).
+_plan_rest = attrgetter(*(f.name for f in fields(TexturePlan) if f.name != "path"))
+assert fields(TexturePlan)[0].name == "path"
+
+
+def decide_all(
+    textures: Sequence[TextureFacts],
+    settings: PolicySettings,
+    rules: Sequence[Rule],
+    engines: Mapping[str, EngineImport],
+    slots: Mapping[str, Sequence[str]],
+    own_roles: Sequence[tuple[str, str]],
+    model: str = "d3d12",
+) -> tuple[TextureCost, ...]:
+    """``price(decide(...))`` of every texture of a scan (``own_roles``: ``content_role`` of
+    each). Textures that no rule and no engine sidecar touch and that agree in every fact
+    but their path and file size are decided alike: the plan is made and priced once and
+    copied with each one's path (a scene has thousands of textures and a few hundred kinds;
+    a settings switch in the TUI decides them all again)."""
+    make_plan, make_cost = builder(TexturePlan), builder(TextureCost)
+    memo: dict[tuple, tuple[tuple, TextureCost]] = {}
+    out: list[TextureCost] = []
+    platform = settings.platform
+    for facts, own_role in zip(textures, own_roles, strict=True):
+        path = facts.path
+        engine = engines.get(path)
+        on = slots.get(path, ())
+        if engine is not None or (rules and _cascade(path, rules, platform).values):
+            out.append(price(decide(facts, settings, rules, engine, on, own_role), model))
+            continue
+        key = (_facts_key(facts), tuple(on), own_role)
+        hit = memo.get(key)
+        if hit is None:
+            cost = price(decide(facts, settings, (), None, on, own_role), model)
+            memo[key] = (_plan_rest(cost.plan), cost)
+            out.append(cost)
+            continue
+        rest, cost = hit
+        out.append(make_cost(make_plan(path, *rest), cost.mips, cost.gpu_bytes, cost.allocated_bytes))
+    return tuple(out)
 
 
 # The plans' ``decided_by`` texts are interned (``sys.intern``): textures decided alike share

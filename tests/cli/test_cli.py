@@ -216,3 +216,15 @@ def test_interrupted_exit_130(capsys, monkeypatch):
     monkeypatch.setattr(cli, "cmd_formats", stop)
     code, _, _ = run(capsys, "formats")
     assert code == 130
+
+
+def test_check_text_skips_the_fix_search_but_says_the_same(capsys):
+    """The text output shows no fix hints, so it runs no fix search; its lines are the
+    messages the JSON output (with hints) gives, in the same order."""
+    demo = str(Path(__file__).parents[2] / "assets" / "demo")
+    code, out, _ = run(capsys, "check", demo, "--total", "--cards", "2GB")
+    assert code == 1
+    code_json, out_json, _ = run(capsys, "check", demo, "--total", "--cards", "2GB", "--format", "json")
+    violations = json.loads(out_json)["violations"]
+    assert code_json == 1 and any(v["hint"].startswith("fix: ") for v in violations)
+    assert out.splitlines()[:-1] == [f"{v['path']}: {v['message']} [{v['code']}]" for v in violations]

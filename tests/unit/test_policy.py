@@ -545,3 +545,34 @@ def test_decided_by_examples_from_the_brief() -> None:
     assert decide(facts("t/x.png"), PolicySettings(), slots=["normalTexture"]).decided_by == \
         "glTF slot normalTexture → normal → BC5_UNORM (desktop)"
     assert re.fullmatch(r"[^\n]{10,200}", decide(facts("t/x.png"), PolicySettings()).decided_by)
+
+
+# --- decide_all: the whole scan at once ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("platform", ["desktop", "mobile-astc", "uncompressed"])
+@pytest.mark.parametrize("quality", ["ultra", "low"])
+def test_decide_all_is_decide_then_price_for_each_texture(platform, quality):
+    """On the demo scene (Godot sidecars, [[rule]]s, glTF slots, many textures alike): the
+    shared decisions of ``decide_all`` are exactly each texture's own."""
+    from texbudget import config as config_mod
+    from texbudget import pipeline
+    from texbudget.scan import read_scene
+
+    root = Path(__file__).parents[2] / "assets" / "demo"
+    config = config_mod.load(root / "texbudget.toml")
+    scan = read_scene(root, config, jobs=1)
+    settings = pipeline.build_settings(config, platform=platform, quality=quality)
+    prepared = pipeline._prepare(scan)
+    psettings = replace(settings.policy, quality=quality)
+    together = policy.decide_all(scan.textures, psettings, settings.rules, scan.engine, prepared.slots,
+                                 prepared.own_roles, "d3d12")
+    alone = tuple(
+        price(decide(f, psettings, settings.rules, scan.engine.get(f.path), prepared.slots.get(f.path, ())), "d3d12")
+        for f in scan.textures
+    )
+    assert together == alone
+    assert [c.plan.path for c in together] == [f.path for f in scan.textures]
+    assert settings.rules and scan.engine  # the demo exercises both paths
+    kinds = {(policy._facts_key(f), prepared.slots.get(f.path, ()), r) for f, r in zip(scan.textures, prepared.own_roles, strict=True)}
+    assert len(kinds) < len(scan.textures)  # and some decisions are shared

@@ -6,6 +6,7 @@ only when the caller says stdout is a terminal.
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 from collections.abc import Sequence
 
@@ -67,15 +68,21 @@ def category_table(scenarios: Sequence[ScenarioResult]) -> list[str]:
 
 
 def top_assets(report: Report, n: int = 10) -> list[str]:
-    rows = [(t.cost.allocated_bytes, t.facts.path, f"{t.facts.width}x{t.facts.height}", t.plan.gpu_format, t.plan.decided_by)
-            for t in report.textures if not t.plan.ignored]
-    rows += [(m.cost.buffer_bytes, m.facts.path, f"{m.facts.triangles:,} tris x{m.cost.instances}", "mesh", m.cost.basis)
-             for m in report.meshes]
-    rows.sort(key=lambda r: (-r[0], r[1]))
-    total = sum(r[0] for r in rows) or 1
+    """The ``n`` largest textures and meshes (ties: by path), with each one's share of them all.
+    Only those ``n`` are formatted: a scene of 100,000 assets has 10 lines to show."""
+    textures = [t for t in report.textures if not t.plan.ignored]
+    keyed = [(-t.cost.allocated_bytes, t.facts.path, k) for k, t in enumerate(textures)]
+    keyed += [(-m.cost.buffer_bytes, m.facts.path, -1 - k) for k, m in enumerate(report.meshes)]
+    total = -sum(k[0] for k in keyed) or 1
     lines = [f"{'VRAM':>11} {'share':>6}  {'asset':<44} {'size':<22} {'format':<18} why"]
-    for size, path, dims, fmt, why in rows[:n]:
-        lines.append(f"{human_bytes(size):>11} {100 * size / total:>5.1f}%  {path:<44} {dims:<22} {fmt:<18} {why}")
+    for neg_size, path, k in heapq.nsmallest(n, keyed):
+        if k >= 0:
+            t = textures[k]
+            dims, fmt, why = f"{t.facts.width}x{t.facts.height}", t.plan.gpu_format, t.plan.decided_by
+        else:
+            m = report.meshes[-1 - k]
+            dims, fmt, why = f"{m.facts.triangles:,} tris x{m.cost.instances}", "mesh", m.cost.basis
+        lines.append(f"{human_bytes(-neg_size):>11} {100 * -neg_size / total:>5.1f}%  {path:<44} {dims:<22} {fmt:<18} {why}")
     return lines
 
 
