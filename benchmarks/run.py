@@ -11,10 +11,8 @@ in this one run on this machine:
   interpreter start included).
 - ``scan_s``: ``texbudget scan TREE --no-cache`` end to end (text report to a file), and
   ``scan_empty_s``, the same on an empty folder (start-up, imports, config: the fixed cost).
-- ``check_warm_s``: ``texbudget check --total TREE`` with a warm cache after one file changed,
-  end to end. While ``check`` is not built, ``scan --format json`` is timed instead and the
-  table says so; while the CLI does not use the cache, ``run.py --driver ARGS`` runs the CLI
-  with ``read_scene`` opening the cache, and the table says that too.
+- ``check_warm_s``: ``texbudget check --total TREE`` with a warm cache (filled by one run
+  first) after one file changed, end to end.
 - ``peak_rss_bytes``: the largest resident set of the scan and warm-check processes (and their
   worker processes), from ``os.wait4``.
 - ``recompute_s``: the TUI's work on a settings switch: ``pipeline.evaluate`` on a ``Scan``
@@ -149,37 +147,8 @@ for folder, dirs, names in os.walk(sys.argv[1]):
 # --- the warm check --------------------------------------------------------------------------
 
 
-def check_command(empty: Path) -> tuple[list[str], str]:
-    """The warm-check command line (without the tree) and its label."""
-    probe = run_child(texbudget("check", "--total", str(empty)))
-    if "not built" in probe["stderr"]:
-        return ["scan", "--format", "json"], "scan --format json (check is not built yet)"
-    return ["check", "--total"], "check --total"
-
-
-def cli_uses_cache(tree: Path, command: list[str]) -> bool:
-    """Run the command once (filling the cache) and see whether a cache file appeared."""
-    shutil.rmtree(tree / ".texbudget", ignore_errors=True)
-    checked(run_child(texbudget(*command, str(tree))), "filling the cache")
-    return (tree / ".texbudget" / "cache.sqlite").is_file()
-
-
-def driver(argv: list[str]) -> int:
-    """``texbudget ARGV`` with the cache on: the CLI's own code path, with ``read_scene``
-    opening the cache (used only while the CLI does not pass the cache itself)."""
-    from texbudget import cli
-    from texbudget import scan as scan_mod
-
-    plain = scan_mod.read_scene
-
-    def cached(*args, **kwargs):
-        if kwargs.get("cache") is None:
-            kwargs["use_cache"] = True
-        return plain(*args, **kwargs)
-
-    scan_mod.read_scene = cached
-    return cli.main(argv)
-
+#: The warm check's command, without the tree.
+CHECK_ARGS = ["check", "--total"]
 
 #: The file the warm check finds changed (file 0 of every tree is a PNG).
 CHANGED = "characters/set_0000/char_000000.png"
@@ -229,7 +198,7 @@ def peer(out: Path, tree: Path, files: int) -> dict:
 # --- the run ---------------------------------------------------------------------------------
 
 
-def measure_size(n: int, trees: Path, repeat: int, empty_s: float, check_args: list[str]) -> dict:
+def measure_size(n: int, trees: Path, repeat: int, empty_s: float) -> dict:
     tree = trees / str(n)
     stats = make_tree.make_tree(tree, n)
     print(f"benchmark: {n} files ({stats.apparent_bytes / MIB:.0f} MiB apparent)", file=sys.stderr)
@@ -249,13 +218,11 @@ def measure_size(n: int, trees: Path, repeat: int, empty_s: float, check_args: l
     m["scan_marginal_per_file_s"] = max(0.0, scan["seconds"] - empty_s) / n
     m["raw_read_per_file_s"] = m["raw_read_s"] / n
 
-    uses_cache = cli_uses_cache(tree, check_args)
-    if uses_cache:
-        command, how = texbudget(*check_args, str(tree)), "cli"
-    else:
-        command = [sys.executable, str(Path(__file__)), "--driver", *check_args, str(tree)]
-        checked(run_child(command), "filling the cache (driver)")
-        how = "the CLI with the cache patched in by the benchmarks driver (the CLI does not pass it yet)"
+    command = texbudget(*CHECK_ARGS, str(tree))
+    shutil.rmtree(tree / ".texbudget", ignore_errors=True)
+    checked(run_child(command), "filling the cache")
+    if not (tree / ".texbudget" / "cache.sqlite").is_file():
+        raise SystemExit(f"benchmark: `texbudget {' '.join(CHECK_ARGS)}` wrote no cache in {tree}")
     warm = []
     original = tree / CHANGED
     saved = original.read_bytes()
@@ -269,7 +236,6 @@ def measure_size(n: int, trees: Path, repeat: int, empty_s: float, check_args: l
     check = best(warm)
     m["check_warm_s"] = check["seconds"]
     m["check_rss_bytes"] = check["rss_bytes"]
-    m["check_warm_via"] = how
     m["peak_rss_bytes"] = max(scan["rss_bytes"], check["rss_bytes"])
     m["recompute_s"] = recompute(tree, repeat)
     return m
@@ -335,8 +301,7 @@ def table(results: dict) -> str:
         )
     lines += ["", f"scan of an empty folder (fixed cost): {results['scan_empty_s']:.3f}s; "
               f"warm check timed as: {results['check_command']}"]
-    vias = {m["check_warm_via"] for m in results["sizes"].values()}
-    lines += [f"warm check run by: {', '.join(sorted(vias))}", "", "targets (issue 10):"]
+    lines += ["", "targets (issue 10):"]
     for t in results["targets"]:
         value = "—" if t["value"] is None else f"{t['value']:.2f}"
         lines.append(f"  {t['status']:>14}  {value:>8} ≤ {t['limit']:<6g} {t['target']}")
@@ -361,8 +326,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-peer", action="store_true", help="skip glTF-Transform")
     parser.add_argument("--peer-files", type=int, default=20, help="GLB files for the peer comparison (default 20)")
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["--driver"]:
-        return driver(argv[1:])
     args = parser.parse_args(argv)
     try:
         sizes = sorted({int(s) for s in args.sizes.split(",") if s.strip()})
@@ -383,18 +346,17 @@ def main(argv: list[str] | None = None) -> int:
     empty.mkdir(parents=True)
     run_child(texbudget("scan", "--no-cache", str(empty)))  # compiles texbudget's bytecode, untimed
     empty_s = best([checked(run_child(texbudget("scan", "--no-cache", str(empty))), "scan of an empty folder") for _ in range(args.repeat)])["seconds"]
-    check_args, check_label = check_command(empty)
 
     results: dict = {
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "system": f"{platform.system()} {platform.machine()}",
                     "load_before": _load()},
         "repeat": args.repeat,
         "scan_empty_s": empty_s,
-        "check_command": check_label,
+        "check_command": " ".join(CHECK_ARGS),
         "sizes": {},
     }
     for n in sizes:
-        results["sizes"][str(n)] = measure_size(n, trees, args.repeat, empty_s, check_args)
+        results["sizes"][str(n)] = measure_size(n, trees, args.repeat, empty_s)
     results["targets"] = targets({int(k): v for k, v in results["sizes"].items()})
     if args.no_peer:
         results["peer"] = {"skipped": "--no-peer"}
