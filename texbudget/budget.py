@@ -520,7 +520,8 @@ class BudgetInputs:
         return sum(c.gpu_bytes for c in self.live)
 
     @cached_property
-    def _floors(self) -> dict[tuple[int, str], tuple[int, ...]]:
+    def _floors(self) -> dict[tuple, Any]:
+        # per argument pair: the floors; also the fix search's registry and sequences
         return {}
 
     def floors(self, min_resident_levels: int, allocation_model: str) -> tuple[int, ...]:
@@ -964,9 +965,8 @@ class _Registry:
                 o = p.path in opaque
                 ident = ((f, p.width, p.height, p.depth, p.levels, p.faces, p.layers, p.tier_drop),
                          p.role, o, bool(keep) and p.streamed)
-                cid = index.get(ident)
-                if cid is None:
-                    cid = self._ensure(p, o)
+                found = index.get(ident)
+                cid = self._ensure(p, o) if found is None else found
             cls0.append(cid)
             if cid in members:
                 members[cid].append(i)
@@ -984,9 +984,9 @@ class _Registry:
             a = b = 0
             for i in ms:
                 member_groups[i].append(g)
-                c = cls0[i]
-                a += dfull[c]
-                b += dfloor[c]
+                state = cls0[i]
+                a += dfull[state]
+                b += dfloor[state]
             group_full.append(a)
             group_floor.append(b)
         shared: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -1074,8 +1074,8 @@ def _registry(inputs: BudgetInputs, settings: BudgetSettings, keep: int) -> _Reg
     cache = inputs._floors
     ck = ("fix-registry", settings.allocation_model, keep, settings.fix_family, settings.fix_min_cap_size)
     if ck not in cache:
-        cache[ck] = _Registry(inputs, settings, keep)  # type: ignore[assignment]
-    return cache[ck]  # type: ignore[return-value]
+        cache[ck] = _Registry(inputs, settings, keep)
+    return cache[ck]
 
 
 def _upscaler_bytes(scenario: Scenario, settings: BudgetSettings, preset: str) -> int:
@@ -1269,7 +1269,8 @@ class _LargestFirst(_Sequence):
             if best is None or key < best:
                 best, pick = key, ("group", group[1])
         if self.scene:
-            options = []
+            assert self.scenario is not None  # scene changes are searched for one scenario
+            options: list[tuple[tuple[int, int, int, int], tuple]] = []
             if scene.compaction > 0:
                 options.append(((-scene.compaction, TIER_NEUTRAL, _KIND_ORDER["compaction"], 0), ("compaction",)))
             later = _later_upscalers(scene.upscaler, self.settings)
@@ -1303,6 +1304,7 @@ class _LargestFirst(_Sequence):
             step = _Step("upscaler", "", "", pick[1], saving, scene.upscaler, estimate=True)
             scene = scene._replace(upscaler=pick[1], rt_bytes=pick[2])
         else:
+            assert scene.pool is not None  # the pool step is offered only under streaming
             target = min(scene.pool, scene.floor)
             step = _Step("pool", "", "", str(target), saving, str(scene.pool))
             scene = scene._replace(pool=target)
@@ -1391,7 +1393,7 @@ class _Merged(_Sequence):
     def _next(self) -> _Step | None:
         scene = self.states[-1]
         texture_step = self.tex.step(self.position)
-        other = None
+        other: tuple[int, str, Any] | None = None
         if scene.compaction > 0:
             other = (scene.compaction, "compaction", None)
         later = _later_upscalers(scene.upscaler, self.settings)
@@ -1430,8 +1432,8 @@ def _sequence(inputs: BudgetInputs, scenario: Scenario, settings: BudgetSettings
     cache = inputs._floors
     ck = ("fix-textures", settings.allocation_model, settings.fix_family, settings.fix_min_cap_size, settings.max_fix_steps)
     if ck not in cache:
-        cache[ck] = _LargestFirst(reg, settings, _Scene(reg.full0, reg.floor0, None, 0, "", 0))  # type: ignore[assignment]
-    return _Merged(cache[ck], scenario, settings, targets_bytes, compaction)  # type: ignore[arg-type]
+        cache[ck] = _LargestFirst(reg, settings, _Scene(reg.full0, reg.floor0, None, 0, "", 0))
+    return _Merged(cache[ck], scenario, settings, targets_bytes, compaction)
 
 
 def _cover(seq: _Sequence, scenario: Scenario, R: int, scene: _Scene, count: Callable[[int], int],
@@ -1500,7 +1502,8 @@ def _steps_for(seq: _Sequence, scenario: Scenario, needs: Mapping[str, int]) -> 
     is taken. All the steps there are when even they are not enough. The cards walk the
     sequence together, so the state after each step is found once for all of them."""
     reg = seq.reg
-    base, delta = reg.base_count, {}
+    base = reg.base_count
+    delta: dict[int, int] = {}
     groups = _GroupSavings(reg.group_full0, reg.group_floor0)
 
     def count(cid: int) -> int:

@@ -48,6 +48,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from texbudget import __version__, findings
 from texbudget.model import Finding
@@ -135,7 +136,7 @@ def _ctor_fields(cls: type) -> tuple[str, ...] | None:
 class _Pickler(pickle.Pickler):
     """Dataclasses as ``cls(*values)``: loads with one constructor call per object."""
 
-    def reducer_override(self, obj: object) -> object:
+    def reducer_override(self, obj: object) -> Any:  # a (callable, args) reduction or NotImplemented
         cls = type(obj)
         if dataclasses.is_dataclass(cls) and cls.__module__.startswith("texbudget."):
             names = _ctor_fields(cls)
@@ -202,7 +203,7 @@ class Decoder:
     def _builder(self, cls: type) -> Callable[..., object]:
         from texbudget import model
 
-        build = model.builder(cls)
+        build: Callable[..., object] = model.builder(cls)
         share = self.shared.setdefault
         if cls.__module__ == "texbudget.model" and cls.__name__ in _SHARED_WHOLE:
             wholes = self._wholes

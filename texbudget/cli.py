@@ -30,7 +30,7 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def _shared_options() -> argparse.ArgumentParser:
+def _shared_options() -> _Parser:
     """Options every scanning subcommand shares, declared once."""
     p = _Parser(add_help=False)
     g = p.add_argument_group("scenario and output")

@@ -10,7 +10,10 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 _T = TypeVar("_T")
 
@@ -344,15 +347,17 @@ def _make_builder(cls: type[_T]) -> Callable[..., _T]:
     params = getattr(cls, "__dataclass_params__", None)
     if params is None or not params.frozen or "__slots__" not in cls.__dict__ or hasattr(cls, "__post_init__"):
         return cls
+    # A frozen slots dataclass from here on (checked above); mypy cannot follow type[_T] to it.
+    dc_cls = cast("type[DataclassInstance]", cls)
     specs = [(f.name, f.type, dataclasses.field(default=f.default, default_factory=f.default_factory, init=f.init))
-             for f in dataclasses.fields(cls)]
+             for f in dataclasses.fields(dc_cls)]
 
     def become(self: Any) -> None:
         self.__class__ = cls
 
-    twin = dataclasses.make_dataclass(cls.__name__, specs, slots=True, eq=False, repr=False,
-                                      namespace={"__post_init__": become})
-    if twin.__slots__ != cls.__slots__:  # never, with the same fields; the assignment needs it
+    twin: Any = dataclasses.make_dataclass(cls.__name__, specs, slots=True, eq=False, repr=False,
+                                           namespace={"__post_init__": become})
+    if twin.__slots__ != cast(Any, cls).__slots__:  # never, with the same fields; the assignment needs it
         return cls
     twin.__doc__ = f"Builds a {cls.__name__} (see ``texbudget.model.builder``)."
     return twin

@@ -28,6 +28,7 @@ from texbudget.model import (
     TextureFacts,
     TexturePlan,
 )
+from texbudget.policy import Rule
 from texbudget.scan import Scan
 from texbudget.sizing import bvh
 from texbudget.sizing.meshes import MeshCost, VertexLayout, price_mesh
@@ -40,7 +41,7 @@ class Settings:
 
     policy: policy.PolicySettings
     budget: budget_mod.BudgetSettings
-    rules: tuple[policy.Rule, ...] = ()
+    rules: tuple[Rule, ...] = ()  # (the field `policy` hides the module here)
     instances: tuple[tuple[str, int], ...] = ()
     layout: VertexLayout | None = None
     skinned_copy: bool = False
@@ -132,8 +133,8 @@ def instance_counts(scan: Scan, overrides: Sequence[tuple[str, int]]) -> dict[st
     a mesh no scene places counts once."""
     counts: dict[str, int] = {}
     for scene in scan.scenes:
-        for mesh, n in scene.instances:
-            counts[mesh] = counts.get(mesh, 0) + n
+        for placed, n in scene.instances:
+            counts[placed] = counts.get(placed, 0) + n
     for mesh in scan.meshes:
         counts.setdefault(mesh.path, 1)
         for pattern, n in overrides:

@@ -307,7 +307,7 @@ def parse_rules(raw: Sequence[Mapping[str, object]], source: str) -> tuple[Rule,
                     "allowed: the names `texbudget formats` lists, e.g. BC7_SRGB, BC5_UNORM, ASTC_6x6_SRGB, R8G8B8A8_UNORM"
                 )
             values["format"] = fmt.name
-            values["format_exact"] = fmt_text.strip().upper().replace("-", "_") == fmt.name.upper()
+            values["format_exact"] = str(fmt_text).strip().upper().replace("-", "_") == fmt.name.upper()
         max_size = table.get("max_size")
         if max_size is not None:
             if not isinstance(max_size, int) or isinstance(max_size, bool) or not 1 <= max_size <= 65536:

@@ -35,7 +35,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Literal
 
 from texbudget import cache as cache_mod
 from texbudget import policy
@@ -60,7 +60,7 @@ POOL_CHUNK = 128
 SIDECARS = (".import", ".meta")
 _SCENES = (".gltf", ".glb")
 #: A glTF's dependency paths; None: it cannot be cached; False: they were not looked for.
-_Deps = list[str] | bool | None
+_Deps = list[str] | Literal[False] | None
 
 
 @dataclass(frozen=True)
@@ -171,7 +171,7 @@ def _read_blobs(task: tuple[Path, list[tuple[str, bool]], Reader | None, bool]) 
         else:
             _, result, engine = reader((root, rel))
             value = (result, engine)
-        deps = _gltf_dependencies(root, rel, value) if want_deps and rel.lower().endswith(_SCENES) else False
+        deps: _Deps = _gltf_dependencies(root, rel, value) if want_deps and rel.lower().endswith(_SCENES) else False
         out.append((rel, cache_mod.dumps(value), deps))
     return out
 
@@ -413,11 +413,10 @@ class _Job:
                 continue
             deps: list[tuple[str, str]] = []
             if rel.lower().endswith(_SCENES):
-                if names is False:
-                    names = _gltf_dependencies(self.root, rel, value)
-                if names is None:
+                found = _gltf_dependencies(self.root, rel, value) if names is False else names
+                if found is None:
                     continue
-                deps = [(d, dep_sig(d)) for d in names]
+                deps = [(d, dep_sig(d)) for d in found]
             store.append((rel, sig, deps, blob if blob is not None else cache_mod.dumps(value)))
         if self.cache is not None and store:
             self.cache.store(store)

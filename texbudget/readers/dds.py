@@ -21,7 +21,7 @@ from __future__ import annotations
 import struct
 
 from texbudget import findings, formats
-from texbudget.model import Finding, PixelFormat, ReadResult, TextureFacts
+from texbudget.model import Finding, PixelFormat, ReadResult
 from texbudget.readers import Source
 from texbudget.readers._common import (
     MAX_LAYERS,
@@ -29,6 +29,8 @@ from texbudget.readers._common import (
     check_dims,
     color_space_of,
     fail,
+    new_texture,
+    texture_result,
 )
 from texbudget.sizing.textures import full_mip_count, mip_chain
 
@@ -162,14 +164,14 @@ def read_dds(src: Source) -> ReadResult:
     if size < needed:
         return fail(src.rel, "TB043", f"DDS pixel data truncated: {levels} level(s) x {faces * layers} image(s) of {fmt.name} need {payload} bytes at offset {data_offset}, the file has {size - data_offset} ({needed - size} bytes missing)")
 
-    facts = TextureFacts(
+    facts = new_texture(
         path=src.rel, container="dds", width=width, height=height, depth=depth,
         layers=layers, faces=faces, stored_levels=levels, stored_format=fmt.name,
         channels=channels, alpha=alpha, bit_depth=bit_depth_of(fmt), hdr=fmt.hdr,
         color_space=color_space_of(fmt), disk_bytes=size,
         level_bytes=tuple(m.bytes for m in chain), grey=grey,
     )
-    return ReadResult(textures=(facts,), findings=tuple(notes))
+    return texture_result(facts, notes)
 
 
 def _fourcc_int(code: bytes) -> int:

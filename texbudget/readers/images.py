@@ -30,9 +30,9 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from texbudget.model import ReadResult, TextureFacts
+from texbudget.model import ReadResult
 from texbudget.readers import Source, sniff
-from texbudget.readers._common import check_dims, fail, read_at
+from texbudget.readers._common import check_dims, fail, new_texture, read_at, texture_result
 
 #: container -> (Pillow plugin module, ImageFile class)
 _PIL_CLASSES = {
@@ -219,13 +219,13 @@ def _read_with_pillow(src: Source, container: str, head: bytes, size: int) -> Re
 
 
 def _facts(src: Source, container: str, width: int, height: int, shape: _Shape, info: dict[str, Any], size: int) -> ReadResult:
-    facts = TextureFacts(
+    facts = new_texture(
         path=src.rel, container=container, width=width, height=height,
         channels=shape.channels, alpha=shape.alpha, bit_depth=shape.bit_depth, hdr=shape.hdr,
         color_space=_color_space(container, info, shape), disk_bytes=size,
         grey=shape.grey, palette=shape.palette,
     )
-    return ReadResult(textures=(facts,))
+    return texture_result(facts)
 
 
 # --- headers Pillow need not open -------------------------------------------------------------
@@ -464,11 +464,11 @@ def _read_webp(src: Source, head: bytes, size: int) -> ReadResult:
     short = _short(src.rel, "WEBP", riff_size + 8, size)
     if short is not None:
         return short
-    facts = TextureFacts(
+    facts = new_texture(
         path=src.rel, container="webp", width=width, height=height, channels=4 if alpha else 3,
         alpha=alpha, bit_depth=8, color_space="srgb", disk_bytes=size,
     )
-    return ReadResult(textures=(facts,))
+    return texture_result(facts)
 
 
 # --- PSD / PSB ------------------------------------------------------------------------------
@@ -502,10 +502,10 @@ def _read_psd(src: Source, head: bytes, size: int) -> ReadResult:
                 return fail(src.rel, "TB042", f"PSD header truncated: the {section} section ends at {offset}, the file at {size}")
     channels, grey, palette = _PSD_MODES[mode]
     alpha = stored > _PSD_STORED[mode]
-    facts = TextureFacts(
+    facts = new_texture(
         path=src.rel, container="psd", width=width, height=height,
         channels=channels + (1 if alpha else 0), alpha=alpha, bit_depth=max(8, depth),
         hdr=depth == 32, color_space="linear" if depth == 32 else None, disk_bytes=size,
         grey=grey, palette=palette,
     )
-    return ReadResult(textures=(facts,))
+    return texture_result(facts)

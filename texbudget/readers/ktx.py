@@ -28,7 +28,7 @@ import struct
 from typing import BinaryIO
 
 from texbudget import findings, formats
-from texbudget.model import Finding, PixelFormat, ReadResult, TextureFacts
+from texbudget.model import Finding, PixelFormat, ReadResult
 from texbudget.readers import Source
 from texbudget.readers._common import (
     MAX_LAYERS,
@@ -36,7 +36,9 @@ from texbudget.readers._common import (
     check_dims,
     color_space_of,
     fail,
+    new_texture,
     read_at,
+    texture_result,
 )
 from texbudget.sizing.textures import full_mip_count, level_bytes, level_dims, mip_chain
 
@@ -167,13 +169,13 @@ def read_ktx1(src: Source) -> ReadResult:
         shown = "; ".join(f"level {i}: imageSize {got}, expected {want}" for i, got, want in walked[:3])
         notes.append(findings.make(src.rel, "TB053", f"KTX imageSize disagrees with {fmt.name} {w}x{h}: {shown}" + (" …" if len(walked) > 3 else "")))
 
-    facts = TextureFacts(
+    facts = new_texture(
         path=src.rel, container="ktx", width=w, height=h, depth=d, layers=layers, faces=faces,
         stored_levels=levels, stored_format=fmt.name, channels=fmt.channels, alpha=fmt.alpha,
         bit_depth=bit_depth_of(fmt), hdr=fmt.hdr, color_space=color_space_of(fmt),
         disk_bytes=size, level_bytes=tuple(m.bytes for m in chain), mips_generate=generate,
     )
-    return ReadResult(textures=(facts,), findings=tuple(notes))
+    return texture_result(facts, notes)
 
 
 def _unsized(gl_internal: int, gl_type: int) -> PixelFormat | None:
@@ -316,7 +318,7 @@ def read_ktx2(src: Source) -> ReadResult:
     else:
         color_space = color_space_of(fmt) if fmt is not None else None
 
-    facts = TextureFacts(
+    facts = new_texture(
         path=src.rel, container="ktx2", width=w, height=h, depth=d, layers=layers, faces=faces,
         stored_levels=levels, stored_format=fmt.name if fmt is not None else None,
         channels=channels, alpha=alpha, bit_depth=bit_depth_of(fmt) if fmt is not None else 8,
@@ -324,7 +326,7 @@ def read_ktx2(src: Source) -> ReadResult:
         supercompression=supercompression, transcodable=transcodable, level_bytes=computed,
         mips_generate=generate,
     )
-    return ReadResult(textures=(facts,), findings=tuple(notes))
+    return texture_result(facts, notes)
 
 
 def _level_mismatches(entries: list[tuple[int, int, int]], computed: tuple[int, ...], scheme: int) -> list[tuple[int, str, int, int]]:

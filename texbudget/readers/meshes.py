@@ -23,6 +23,7 @@ import io
 import logging
 import posixpath
 import warnings
+from collections.abc import Hashable
 
 from texbudget.model import MeshFacts, PrimitiveFacts, ReadResult, SceneFacts
 from texbudget.readers import Source
@@ -69,7 +70,7 @@ def read_trimesh(src: Source) -> ReadResult:
         return fail(rel, "TB085", f"trimesh could not read it as {file_type.upper()}: {type(exc).__name__}: {str(exc)[:200]}")
     if isinstance(loaded, trimesh.Scene):
         geometry = [(name, g) for name, g in loaded.geometry.items() if isinstance(g, trimesh.Trimesh)]
-        counts: dict[str, int] = {}
+        counts: dict[Hashable, int] = {}  # by geometry name (the scene graph types it Hashable)
         for node in loaded.graph.nodes_geometry:
             name = loaded.graph[node][1]
             counts[name] = counts.get(name, 0) + 1

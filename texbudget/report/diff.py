@@ -229,9 +229,9 @@ def diff(base: Mapping[str, Any], head: Mapping[str, Any], *, base_name: str = "
 
     ba, ha = _assets(base), _assets(head)
     changes = []
-    for key in [*ha, *(k for k in ba if k not in ha)]:
-        kind, path = key
-        b, h = ba.get(key), ha.get(key)
+    for asset_key in [*ha, *(k for k in ba if k not in ha)]:
+        kind, path = asset_key
+        b, h = ba.get(asset_key), ha.get(asset_key)
         changes.append(AssetChange(
             kind, path,
             None if b is None else _asset_bytes(kind, b), None if h is None else _asset_bytes(kind, h),

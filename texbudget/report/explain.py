@@ -378,7 +378,7 @@ def explain_json(row: Row, report: Report, engine: policy.EngineImport | None = 
             "alternatives": [asdict(a) for a in alternatives(p, row.facts, platform=report.settings.policy.platform, model=model)],
             "findings": found,
         }
-    m, c = row.facts, row.cost
+    m, mc = row.facts, row.cost
     layout, _, engine_cost = _engine_layout(row, report)
     return {
         "kind": "mesh",
@@ -391,11 +391,11 @@ def explain_json(row: Row, report: Report, engine: policy.EngineImport | None = 
             "engine_index_bytes": engine_cost.engine_index_bytes,
             "engine_layout": {"name": layout.name, "bytes_per_vertex": layout.bytes_per_vertex,
                               "configured": report.settings.layout is not None},
-            "skinned_copy_bytes": c.skinned_copy_bytes,
-            "buffer_bytes": c.buffer_bytes,
-            "basis": c.basis,
+            "skinned_copy_bytes": mc.skinned_copy_bytes,
+            "buffer_bytes": mc.buffer_bytes,
+            "basis": mc.basis,
         },
-        "instances": c.instances,
+        "instances": mc.instances,
         "blas": [asdict(b) for b in _blas_rows(row, report)],
         "blas_in_report": None if row.blas is None else row.blas.profile,
         "findings": found,

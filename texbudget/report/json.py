@@ -26,6 +26,7 @@ def texture_entry(row: TextureRow) -> dict[str, Any]:
     f, p, c = row.facts, row.plan, row.cost
     stored = formats.find(f.stored_format) if f.stored_format else None
     gpu = formats.find(p.gpu_format)
+    shown = stored or gpu
     return {
         "path": f.path,
         "container": f.container,
@@ -36,7 +37,7 @@ def texture_entry(row: TextureRow) -> dict[str, Any]:
         "faces": f.faces,
         "stored_levels": f.stored_levels,
         "stored_format": f.stored_format or f.transcodable,
-        "vk_format": (stored or gpu).vk_name if (stored or gpu) else None,
+        "vk_format": shown.vk_name if shown else None,
         "gpu_format": p.gpu_format,
         "dxgi_format": gpu.dxgi_name if gpu else None,
         "role": p.role,

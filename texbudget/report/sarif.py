@@ -83,7 +83,7 @@ def result(f: Finding, index: int, scene_file: str | None = None) -> dict[str, A
 
 def sarif_dict(found: Sequence[Finding], scene_file: str | None = None) -> dict[str, Any]:
     codes = sorted({f.code for f in found})
-    first_severity = {}
+    first_severity: dict[str, Severity] = {}
     for f in found:
         first_severity.setdefault(f.code, f.severity)
     index = {c: i for i, c in enumerate(codes)}

@@ -10,7 +10,7 @@ import heapq
 from collections import Counter
 from collections.abc import Sequence
 
-from texbudget.model import Finding, ScenarioResult
+from texbudget.model import CardVerdict, Finding, ScenarioResult
 from texbudget.pipeline import Report
 from texbudget.units import GIB, human_bytes
 
@@ -89,7 +89,7 @@ def top_assets(report: Report, n: int = 10) -> list[str]:
 def fixes_section(scenarios: Sequence[ScenarioResult]) -> list[str]:
     """The fixes of every over or tight cell; cells of one card with the same fixes are
     listed together."""
-    groups: dict[tuple, list[tuple[ScenarioResult, object]]] = {}
+    groups: dict[tuple, list[tuple[ScenarioResult, CardVerdict]]] = {}
     for s in scenarios:
         for card in s.cards:
             fixes = tuple((f.action, f.path, f.saves_bytes) for f in s.fixes if f.card == card.name)

@@ -21,12 +21,13 @@ from collections.abc import Sequence
 from datetime import date
 from functools import partial
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.message import Message
+from textual.timer import Timer
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from texbudget import budget as budget_mod
@@ -76,7 +77,7 @@ class ScanFinished(Message):
 
 
 class ScanFailed(Message):
-    def __init__(self, error: BaseException) -> None:
+    def __init__(self, error: BaseException | None) -> None:  # Worker.error's type
         self.error = error
         super().__init__()
 
@@ -139,7 +140,7 @@ class TexbudgetApp(App[int]):
         self.scans = 0  # how many full scans ran
         self._fresh = Scan(root=self.root)
         self._last_eval = 0.0
-        self._eval_timer = None
+        self._eval_timer: Timer | None = None
         self._dirty: set[str] = set()
         self._gone: set[str] = set()
         self._rescanning = False
@@ -246,9 +247,10 @@ class TexbudgetApp(App[int]):
         with self.batch_update():
             for screen in self.screen_stack:
                 if hasattr(type(screen), "report"):
-                    if message.browse is not None and hasattr(screen, "prebuilt"):
-                        screen.prebuilt = (message.report, message.browse)
-                    screen.report = message.report
+                    target: Any = screen  # MainScreen or AssetScreen: a screen with a ``report`` reactive
+                    if message.browse is not None and hasattr(target, "prebuilt"):
+                        target.prebuilt = (message.report, message.browse)
+                    target.report = message.report
 
     @property
     def main_screen(self) -> MainScreen | None:

@@ -6,7 +6,7 @@ the what-if (format, size cap, mips) whose effect the matrix on this screen show
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.table import Table
 from rich.text import Text
@@ -23,6 +23,9 @@ from texbudget.tui.widgets.cells import Cell, bytes_cell, right
 from texbudget.tui.widgets.keyed import KeyedTable
 from texbudget.tui.widgets.matrix import VerdictMatrix
 from texbudget.units import human_bytes
+
+if TYPE_CHECKING:
+    from texbudget.tui.app import TexbudgetApp
 
 NO_CAP = "none"
 #: A ``max_size`` that lifts any cap (the largest a rule may give).
@@ -106,6 +109,9 @@ class AssetScreen(Screen):
     report: reactive[Report | None] = reactive(None, always_update=True)
     """The evaluation on screen (with the what-ifs); the app replaces it after every change."""
 
+    if TYPE_CHECKING:
+        app: TexbudgetApp  # for the type checker only: the app this screen runs in
+
     def __init__(self, key: str) -> None:
         super().__init__()
         self.key = key
@@ -146,6 +152,7 @@ class AssetScreen(Screen):
         if row is None:
             facts.update(Text("this asset is not in the scan any more (removed or renamed)", style="bold red"))
             return
+        assert report is not None  # find_row found the row in it
         if isinstance(row, MeshRow):
             facts.update(mesh_facts_table(row))
             self.query_one("#whatif").display = False
@@ -216,7 +223,7 @@ class AssetScreen(Screen):
             fmt.value = current.get("format", Select.NULL) if current.get("format") in formats else Select.NULL
             cap = current.get("max_size")
             size.value = (NO_CAP if cap == LIFT_CAP else str(cap)) if cap else Select.NULL
-            mips.value = current.get("mips", row.plan.mips != "none")
+            mips.value = cast(bool, current.get("mips", row.plan.mips != "none"))  # a what-if's mips is a bool
         stored = self._stored(row)
         fmt.disabled = stored
         mips.disabled = stored
@@ -231,7 +238,7 @@ class AssetScreen(Screen):
             if self._decided_cap() is not None:  # lift the cap a rule or the engine set
                 out["max_size"] = LIFT_CAP
         elif size is not Select.NULL:
-            out["max_size"] = int(size)
+            out["max_size"] = int(cast(str, size))  # a size option (str): Select.NULL is ruled out above
         row = find_row(self.report, self.key)
         mips = self.query_one("#wf-mips", Checkbox)
         previous = self.app.what_ifs.get(self.key, {})

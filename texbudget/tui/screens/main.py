@@ -7,7 +7,7 @@ switch a setting open a picker and ask the app to re-evaluate (no file is read a
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -20,8 +20,12 @@ from texbudget.tui import browse as browse_mod
 from texbudget.tui.widgets.assets import SORTS, AssetChosen, AssetTable, FolderTable
 from texbudget.tui.widgets.breakdown import Breakdown
 from texbudget.tui.widgets.findings import FindingsView, FindingTable
+from texbudget.tui.widgets.keyed import KeyedTable
 from texbudget.tui.widgets.matrix import VerdictMatrix
 from texbudget.tui.widgets.settings_bar import ScanStatus, SettingsBar
+
+if TYPE_CHECKING:
+    from texbudget.tui.app import TexbudgetApp
 
 VIEWS = ("tree", "table", "findings")
 
@@ -30,6 +34,9 @@ class FilterInput(Input):
     """The ``/`` filter: words found in an asset's path, GPU format or role."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "clear", "clear filter")]
+
+    if TYPE_CHECKING:
+        screen: MainScreen  # for the type checker only: the filter is composed in the main screen alone
 
     def action_clear(self) -> None:
         self.value = ""
@@ -66,6 +73,9 @@ class MainScreen(Screen):
     """The ``/`` filter text."""
     view: reactive[str] = reactive("table")
     """Which browser view is shown: "tree", "table" or "findings"."""
+
+    if TYPE_CHECKING:
+        app: TexbudgetApp  # for the type checker only: the app this screen runs in
 
     def __init__(self) -> None:
         super().__init__()
@@ -159,7 +169,7 @@ class MainScreen(Screen):
     def action_open(self) -> None:
         if self.view == "findings":
             return
-        table = self.query_one(f"#{self.view}")
+        table = self.query_one(f"#{self.view}", KeyedTable)  # the tree or the table
         key = table.cursor_key
         if key is None:
             return

@@ -32,6 +32,8 @@ class Cell:
 
     __slots__ = ("_text", "justify", "plain", "raw", "style")
 
+    _text: Text | None
+
     def __init__(self, text: str | Text, raw: Any, style: str = "", justify: str = "left") -> None:
         if isinstance(text, Text):
             self.plain, self._text = text.plain, text
