@@ -36,6 +36,11 @@ other than ``data:`` (``file:``, ``http:``…) are findings, never opened or fet
 graph is walked in time linear in nodes plus scene entries; at most 10,000 embedded images
 are read, never more bytes in all than the buffers hold; at most 50 findings of a code are
 listed per file.
+
+Speed: most files are plain (fields of the right types, no extensions), so each array is read
+with a fast path that checks the same rules inline and builds ``where`` labels only for a
+message; anything else (an unexpected type, an extension, an out-of-range index) falls back to
+the full checks of that item, which give every finding its message, in the same order.
 """
 
 from __future__ import annotations
@@ -51,7 +56,7 @@ import struct
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import unquote
 
 from texbudget import findings
@@ -63,6 +68,7 @@ from texbudget.model import (
     ReadResult,
     SceneFacts,
     TextureFacts,
+    builder,
 )
 from texbudget.readers import Source, read_bytes
 from texbudget.readers._common import read_upto
@@ -122,9 +128,25 @@ KNOWN_EXTENSIONS = frozenset({
     "KHR_materials_diffuse_transmission", "KHR_materials_pbrSpecularGlossiness", "KHR_materials_variants",
     "KHR_lights_punctual", "MSFT_lod", "KHR_animation_pointer", "KHR_xmp_json_ld", "EXT_lights_image_based",
 })
+#: type -> componentType -> (component name, components, bytes of one element, bytes of one
+#: element in a buffer, matrix columns padded): the accessor checks' arithmetic, done once for
+#: the 42 valid pairs.
+_LAYOUTS: dict[str, dict[int, tuple[str, int, int, int]]] = {
+    type_name: {
+        ctype: (name, components, components * size,
+                columns * ((components // columns * size + 3) // 4 * 4) if columns > 1 else components * size)
+        for ctype, (name, size) in COMPONENT_TYPES.items()
+    }
+    for type_name, (components, columns) in TYPES.items()
+}
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
 _DRIVE = re.compile(r"^[A-Za-z]:[/\\]")
 _TRIANGLE_MODES = (4, 5, 6)
+_make_attribute = builder(AttributeFacts)
+_make_primitive = builder(PrimitiveFacts)
+_make_mesh = builder(MeshFacts)
+_make_scene = builder(SceneFacts)
+_make_result = builder(ReadResult)
 
 
 class _Broken(Exception):
@@ -198,6 +220,8 @@ def _get_dict(d: dict, key: str, where: str) -> dict:
 
 
 def _get_list(d: dict, key: str, where: str) -> list:
+    """The array ``d[key]``; [] when absent. (Hot callers test ``type(v) is list`` first and
+    call this only for anything else.)"""
     v = d.get(key)
     if v is None:
         return []
@@ -211,14 +235,6 @@ def _item(seq: list, i: int, where: str) -> dict:
     if not isinstance(v, dict):
         raise _Broken("TB073", f"{where} is not a JSON object")
     return v
-
-
-def _items(d: dict, key: str, label: str) -> Iterator[tuple[int, dict, str]]:
-    """(index, object, "label index") for each item of the array ``d[key]``, type-checked."""
-    seq = _get_list(d, key, key)
-    for i in range(len(seq)):
-        where = f"{label} {i}"
-        yield i, _item(seq, i, where), where
 
 
 def _ext(d: dict, name: str, where: str) -> dict | None:
@@ -237,12 +253,15 @@ def _ext(d: dict, name: str, where: str) -> dict | None:
 
 
 def _parse_json(data: bytes) -> dict:
-    containers = data.count(b"{") + data.count(b"[")
-    if containers > MAX_JSON_CONTAINERS:
-        raise _Broken("TB071", f"the JSON holds {containers} objects and arrays; texbudget parses at most {MAX_JSON_CONTAINERS} (parsing takes about 70 bytes of memory each)")
-    values = data.count(b",")
-    if values > MAX_JSON_VALUES:
-        raise _Broken("TB071", f"the JSON holds {values} values; texbudget parses at most {MAX_JSON_VALUES}")
+    # Each container and value takes a byte at least: a JSON no longer than a cap needs no count.
+    if len(data) > MAX_JSON_CONTAINERS:
+        containers = data.count(b"{") + data.count(b"[")
+        if containers > MAX_JSON_CONTAINERS:
+            raise _Broken("TB071", f"the JSON holds {containers} objects and arrays; texbudget parses at most {MAX_JSON_CONTAINERS} (parsing takes about 70 bytes of memory each)")
+    if len(data) > MAX_JSON_VALUES:
+        values = data.count(b",")
+        if values > MAX_JSON_VALUES:
+            raise _Broken("TB071", f"the JSON holds {values} values; texbudget parses at most {MAX_JSON_VALUES}")
     try:
         doc = json.loads(data.decode("utf-8-sig"))
     except RecursionError:
@@ -333,7 +352,7 @@ def _read_glb_chunks(src: Source, size: int) -> tuple[dict, tuple[int, int] | No
 # --- the document --------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class _Buffer:
     declared: int
     kind: str  # "glb", "file", "data", "fallback", "missing"
@@ -343,8 +362,7 @@ class _Buffer:
     glb_offset: int = 0
 
 
-@dataclass
-class _View:
+class _View(NamedTuple):
     buffer: int
     offset: int
     length: int
@@ -353,14 +371,19 @@ class _View:
     meshopt: bool = False
 
 
-@dataclass
-class _Accessor:
-    count: int
-    component_type: str
+class _Accessor(NamedTuple):
+    component_type: str  # the first five fields are an AttributeFacts' after its name
     components: int
+    count: int  # type: ignore[assignment]  # (the field hides tuple.count, unused here)
     bytes: int
     normalized: bool
     meshopt: bool
+
+
+#: ``_new(_View, (all fields))`` builds a _View (or an _Accessor) at under half the cost of
+#: calling the class, whose ``__new__`` is Python code: the fast paths build one per bufferView
+#: and accessor.
+_new = tuple.__new__
 
 
 @dataclass
@@ -375,10 +398,13 @@ class _Document:
     _notes: dict[str, int] = field(default_factory=dict)  # findings per code, kept or not
     _image_bytes: int = 0  # bytes of embedded images read so far
     _view_results: dict[tuple[int, str | None], tuple[str, ReadResult]] = field(default_factory=dict)  # (view, type) -> (first identity, result)
+    _plain_folders: set[str] = field(default_factory=set)  # folders _locate found plain (no link) in this read
+    _base: str | None = None  # the folder of the glTF, relative to the root (once needed)
+    _meshopt_views: bool = False  # a bufferView is meshopt-compressed (else no accessor is)
+    rel: str = field(init=False)  # the file's identity, src.rel
 
-    @property
-    def rel(self) -> str:
-        return self.src.rel
+    def __post_init__(self) -> None:
+        self.rel = self.src.rel
 
     def note(self, code: str, message: str) -> None:
         """One finding; past MAX_NOTES_PER_CODE of a code they are only counted (a hostile
@@ -404,8 +430,8 @@ class _Document:
             if i not in used_images:
                 self.note("TB081", f"image {i} ({identity}) is used by no material")
         self._more_notes()
-        scene = SceneFacts(path=self.rel, instances=instances, texture_usage=usage)
-        return ReadResult(textures=textures, meshes=tuple(meshes.values()), scenes=(scene,), findings=tuple(self.found))
+        scene = _make_scene(self.rel, instances, usage)
+        return _make_result(textures, tuple(meshes.values()), (scene,), tuple(self.found))
 
     # --- asset and extensions
 
@@ -418,14 +444,27 @@ class _Document:
             raise _Broken("TB073", "asset.version is missing")
         if not version.startswith("2."):
             raise _Broken("TB082", f"asset.version is {version[:20]!r}; texbudget reads glTF 2.x")
-        for name in _get_list(self.doc, "extensionsRequired", "extensionsRequired"):
+        required = self.doc.get("extensionsRequired")
+        for name in required if type(required) is list else _get_list(self.doc, "extensionsRequired", "extensionsRequired"):
             if isinstance(name, str) and name not in KNOWN_EXTENSIONS:
                 self.note("TB083", f"the file requires extension {name[:80]}, which texbudget does not know")
 
     # --- buffers and views
 
     def _read_buffers(self) -> None:
-        for i, buf, where in _items(self.doc, "buffers", "buffer"):
+        seq = self.doc.get("buffers")
+        if type(seq) is not list:
+            seq = _get_list(self.doc, "buffers", "buffers")
+        for i, buf in enumerate(seq):
+            # Fast path: a GLB's own buffer (buffer 0, no uri) that its BIN chunk holds.
+            if i == 0 and self.bin_chunk is not None and type(buf) is dict and "uri" not in buf:
+                declared = buf.get("byteLength")
+                offset, length = self.bin_chunk
+                if type(declared) is int and 1 <= declared <= length:
+                    self.buffers.append(_Buffer(declared, "glb", length, glb_offset=offset))
+                    continue
+            where = f"buffer {i}"
+            buf = _item(seq, i, where)
             declared = _get_int(buf, "byteLength", where, minimum=1)
             uri = buf.get("uri")
             if uri is None:
@@ -460,25 +499,52 @@ class _Document:
 
     def _read_views(self) -> None:
         n_buffers = len(self.buffers)
-        for _k, view, where in _items(self.doc, "bufferViews", "bufferView"):
-            b = _need_index(view, "buffer", where, n_buffers, "buffer")
-            offset = _get_int(view, "byteOffset", where, default=0)
-            length = _get_int(view, "byteLength", where, minimum=1)
-            stride = _get_int(view, "byteStride", where, default=0) or None
-            if stride is not None and not 4 <= stride <= 252:
-                raise _Broken("TB073", f"{where}: byteStride {stride} is outside 4–252")
-            meshopt = _ext(view, "EXT_meshopt_compression", where) or _ext(view, "KHR_meshopt_compression", where)
-            if meshopt is not None:
-                # The view's own range is the decoded data; the compressed range is the extension's.
-                mb = _need_index(meshopt, "buffer", f"{where} EXT_meshopt_compression", n_buffers, "buffer")
-                m_off = _get_int(meshopt, "byteOffset", f"{where} EXT_meshopt_compression", default=0)
-                m_len = _get_int(meshopt, "byteLength", f"{where} EXT_meshopt_compression", minimum=1)
-                state = self._range_state(mb, m_off, m_len, f"{where} (compressed data)")
-                if self.buffers[b].kind != "fallback" and state == "ok":
-                    state = self._range_state(b, offset, length, where)
-                self.views.append(_View(b, offset, length, stride, state, meshopt=True))
-                continue
-            self.views.append(_View(b, offset, length, stride, self._range_state(b, offset, length, where)))
+        buffers, views = self.buffers, self.views
+        seq = self.doc.get("bufferViews")
+        if type(seq) is not list:
+            seq = _get_list(self.doc, "bufferViews", "bufferViews")
+        for k, view in enumerate(seq):
+            # Fast path: a plain view (integer fields in range, no extension) inside its buffer's
+            # declared bytes. Anything else takes the full checks below, from the start.
+            if type(view) is dict and "extensions" not in view:
+                b = view.get("buffer")
+                offset = view.get("byteOffset", 0)
+                length = view.get("byteLength")
+                stride = view.get("byteStride")
+                if (type(b) is int and 0 <= b < n_buffers and type(offset) is int and offset >= 0
+                        and type(length) is int and length >= 1
+                        and (stride is None or (type(stride) is int and 4 <= stride <= 252))):
+                    end = offset + length
+                    buf = buffers[b]
+                    if end <= buf.declared:
+                        available = buf.available
+                        state = "nodata" if available is None else "broken" if end > available else "ok"
+                        views.append(_new(_View, (b, offset, length, stride, state, False)))
+                        continue
+            where = f"bufferView {k}"
+            self._read_view(_item(seq, k, where), where, n_buffers)
+
+    def _read_view(self, view: dict, where: str, n_buffers: int) -> None:
+        """One bufferView, every field checked (the slow path of ``_read_views``)."""
+        b = _need_index(view, "buffer", where, n_buffers, "buffer")
+        offset = _get_int(view, "byteOffset", where, default=0)
+        length = _get_int(view, "byteLength", where, minimum=1)
+        stride = _get_int(view, "byteStride", where, default=0) or None
+        if stride is not None and not 4 <= stride <= 252:
+            raise _Broken("TB073", f"{where}: byteStride {stride} is outside 4–252")
+        meshopt = _ext(view, "EXT_meshopt_compression", where) or _ext(view, "KHR_meshopt_compression", where)
+        if meshopt is not None:
+            # The view's own range is the decoded data; the compressed range is the extension's.
+            mb = _need_index(meshopt, "buffer", f"{where} EXT_meshopt_compression", n_buffers, "buffer")
+            m_off = _get_int(meshopt, "byteOffset", f"{where} EXT_meshopt_compression", default=0)
+            m_len = _get_int(meshopt, "byteLength", f"{where} EXT_meshopt_compression", minimum=1)
+            state = self._range_state(mb, m_off, m_len, f"{where} (compressed data)")
+            if self.buffers[b].kind != "fallback" and state == "ok":
+                state = self._range_state(b, offset, length, where)
+            self.views.append(_View(b, offset, length, stride, state, meshopt=True))
+            self._meshopt_views = True
+            return
+        self.views.append(_View(b, offset, length, stride, self._range_state(b, offset, length, where)))
 
     def _range_state(self, b: int, offset: int, length: int, where: str) -> str:
         buf = self.buffers[b]
@@ -496,13 +562,37 @@ class _Document:
 
     def accessor(self, i: int) -> _Accessor | None:
         """The accessor's declaration, checked; None (with a finding, once) when it is unusable."""
-        if i not in self._accessors:
-            try:
-                self._accessors[i] = self._check_accessor(i)
-            except _Broken as exc:
-                self.note(exc.code, exc.message)
-                self._accessors[i] = None
-        return self._accessors[i]
+        checked = self._accessors
+        if i in checked:
+            return checked[i]
+        # Fast path: every field a plain valid value, inside its view. Anything else (a field
+        # missing or of another type lands in the except) goes to _check_accessor, which
+        # checks in its order and says what is wrong.
+        acc = self.doc["accessors"][i]
+        try:
+            name, components, size, element = _LAYOUTS[acc["type"]][acc["componentType"]]
+            count, v = acc["count"], acc.get("bufferView")
+        except (KeyError, TypeError, AttributeError):
+            pass
+        else:
+            if type(count) is int and 1 <= count <= MAX_ACCESSOR_COUNT:
+                if v is None:
+                    found = checked[i] = _new(_Accessor, (name, components, count, count * size, acc.get("normalized") is True, False))
+                    return found
+                views = self.views
+                if type(v) is int and 0 <= v < len(views):
+                    _, _, length, stride, state, meshopt = views[v]
+                    offset = acc.get("byteOffset", 0)
+                    if (state != "broken" and type(offset) is int and offset >= 0
+                            and offset + (count - 1) * (stride or element) + element <= length):
+                        found = checked[i] = _new(_Accessor, (name, components, count, count * size, acc.get("normalized") is True, meshopt))
+                        return found
+        try:
+            checked[i] = self._check_accessor(i)
+        except _Broken as exc:
+            self.note(exc.code, exc.message)
+            checked[i] = None
+        return checked[i]
 
     def _check_accessor(self, i: int) -> _Accessor | None:
         where = f"accessor {i}"
@@ -532,18 +622,26 @@ class _Document:
             need = offset + (count - 1) * stride + element
             if need > view.length:
                 raise _Broken("TB077", f"{where} needs {need} bytes of bufferView {v} (offset {offset} + {count} × {stride}-byte stride), which holds {view.length}")
-        return _Accessor(count, name, components, count * components * size, acc.get("normalized") is True, meshopt)
+        return _Accessor(name, components, count, count * components * size, acc.get("normalized") is True, meshopt)
 
     # --- meshes
 
     def _read_meshes(self) -> dict[int, MeshFacts]:
         out: dict[int, MeshFacts] = {}
-        n_accessors = len(_get_list(self.doc, "accessors", "accessors"))
-        n_materials = len(_get_list(self.doc, "materials", "materials"))
-        for n, mesh, where in _items(self.doc, "meshes", "mesh"):
-            prims = _get_list(mesh, "primitives", where)
+        doc = self.doc
+        accessors, materials, seq = doc.get("accessors"), doc.get("materials"), doc.get("meshes")
+        n_accessors = len(accessors if type(accessors) is list else _get_list(doc, "accessors", "accessors"))
+        n_materials = len(materials if type(materials) is list else _get_list(doc, "materials", "materials"))
+        if type(seq) is not list:
+            seq = _get_list(doc, "meshes", "meshes")
+        for n, mesh in enumerate(seq):
+            if type(mesh) is not dict:
+                mesh = _item(seq, n, f"mesh {n}")
+            prims = mesh.get("primitives")
+            if type(prims) is not list:
+                prims = _get_list(mesh, "primitives", f"mesh {n}")
             if not prims:
-                raise _Broken("TB073", f"{where} has no primitives")
+                raise _Broken("TB073", f"mesh {n} has no primitives")
             facts = self._read_mesh(n, mesh, prims, n_accessors, n_materials)
             if facts is not None:
                 out[n] = facts
@@ -555,33 +653,19 @@ class _Document:
         counted: set[int] = set()  # each accessor once per mesh, in its first category
         vertex_bytes = index_bytes = morph_bytes = 0
         positions: set[int] = set()
-        vertices = morph_targets = 0
+        vertices = morph_targets = indices = triangles_sum = 0
         broken = False
+        accessor = self.accessor
+        rel = self.rel
         for p in range(len(prims)):
-            where = f"mesh {n} primitive {p}"
-            prim = _item(prims, p, where)
-            attrs = _get_dict(prim, "attributes", where)
-            if not attrs:
-                raise _Broken("TB073", f"{where} has no attributes")
-            attr_ids = {str(name): _need_index(attrs, name, where, n_accessors, "accessor") for name in attrs}
-            targets = _get_list(prim, "targets", where)
-            morph_ids: list[int] = []
-            for t in range(len(targets)):
-                target_where = f"{where} target {t}"
-                target = _item(targets, t, target_where)
-                morph_ids += [_need_index(target, name, target_where, n_accessors, "accessor") for name in target]
-            ii = _get_index(prim, "indices", where, n_accessors, "accessor")
-            mode = _get_int(prim, "mode", where, default=4)
-            if mode > 6:
-                raise _Broken("TB073", f"{where}: mode {mode} is not a glTF draw mode (0–6)")
-            m = _get_index(prim, "material", where, n_materials, "material")
-            draco = _ext(prim, "KHR_draco_mesh_compression", where)
-            if draco is not None:
-                _need_index(draco, "bufferView", f"{where} KHR_draco_mesh_compression", len(self.views), "bufferView")
+            parsed = _plain_primitive(prims[p], n_accessors, n_materials)
+            if parsed is None:
+                parsed = self._primitive(prims, p, f"mesh {n} primitive {p}", n_accessors, n_materials)
+            attr_ids, targets, morph_ids, ii, mode, m, draco = parsed
             # Every accessor the primitive uses, in the order they are counted: attributes,
             # morph targets, indices.
             used = [*attr_ids.values(), *morph_ids] if ii is None else [*attr_ids.values(), *morph_ids, ii]
-            accs = {i: self.accessor(i) for i in used}
+            accs = {i: accessor(i) for i in used}
             if None in accs.values():
                 broken = True
                 continue
@@ -590,38 +674,47 @@ class _Document:
                 index_acc = accs[ii]
                 assert index_acc is not None
                 if index_acc.component_type not in ("UNSIGNED_BYTE", "UNSIGNED_SHORT", "UNSIGNED_INT") or index_acc.components != 1:
-                    raise _Broken("TB073", f"{where}: index accessor {ii} is {index_acc.component_type} x{index_acc.components}; indices are UNSIGNED_BYTE/SHORT/INT scalars")
+                    raise _Broken("TB073", f"mesh {n} primitive {p}: index accessor {ii} is {index_acc.component_type} x{index_acc.components}; indices are UNSIGNED_BYTE/SHORT/INT scalars")
                 index_count, index_size = index_acc.count, index_acc.bytes // index_acc.count
-            first = attr_ids.get("POSITION", next(iter(attr_ids.values())))
+            first = attr_ids.get("POSITION")
+            if first is None:
+                first = next(iter(attr_ids.values()))
             vertex_count = accs[first].count  # type: ignore[union-attr]
             if first not in positions:
                 positions.add(first)
                 vertices += vertex_count
             drawn = index_count if ii is not None else vertex_count
             triangles = drawn // 3 if mode == 4 else max(drawn - 2, 0) if mode in _TRIANGLE_MODES else 0
-            n_attrs, n_morphs = len(attr_ids), len(morph_ids)
-            for k, i in enumerate(used):
+            # Each accessor counted once per mesh, in the first category it is used in (``used``
+            # lists attributes, then morph targets, then indices).
+            attributes = []
+            for name, i in attr_ids.items():
+                acc = accs[i]
+                attributes.append(_make_attribute(name, *acc[:5]))  # type: ignore[index]
                 if i not in counted:
                     counted.add(i)
-                    size = accs[i].bytes  # type: ignore[union-attr]
-                    if k < n_attrs:
-                        vertex_bytes += size
-                    elif k < n_attrs + n_morphs:
-                        morph_bytes += size
-                    else:
-                        index_bytes += size
+                    vertex_bytes += acc.bytes  # type: ignore[union-attr]
+            for i in morph_ids:
+                if i not in counted:
+                    counted.add(i)
+                    morph_bytes += accs[i].bytes  # type: ignore[union-attr]
+            if ii is not None and ii not in counted:
+                counted.add(ii)
+                index_bytes += accs[ii].bytes  # type: ignore[union-attr]
             morph_targets = max(morph_targets, len(targets))
-            meshopt = any(acc.meshopt for acc in accs.values())  # type: ignore[union-attr]
-            primitives.append(PrimitiveFacts(
+            indices += index_count
+            triangles_sum += triangles
+            meshopt = self._meshopt_views and any(acc.meshopt for acc in accs.values())  # type: ignore[union-attr, misc]
+            primitives.append(_make_primitive(
                 mode,
                 vertex_count,
                 triangles,
-                tuple(_attribute(name, accs[i]) for name, i in attr_ids.items()),  # type: ignore[arg-type]
+                tuple(attributes),
                 index_count,
                 index_size,
                 len(targets),
-                sum(accs[i].bytes for i in dict.fromkeys(morph_ids)),  # type: ignore[union-attr]
-                None if m is None else f"{self.rel}#material/{m}",
+                sum(accs[i].bytes for i in dict.fromkeys(morph_ids)) if morph_ids else 0,  # type: ignore[union-attr, misc]
+                None if m is None else f"{rel}#material/{m}",
                 "draco" if draco is not None else "meshopt" if meshopt else None,
                 tuple(accs),
             ))
@@ -629,22 +722,48 @@ class _Document:
             return None
         name = mesh.get("name")
         name = name if isinstance(name, str) and name else f"mesh {n}"
-        lod = lod_of(name)
-        return MeshFacts(
-            path=f"{self.rel}#mesh/{n}",
-            name=name,
-            primitives=tuple(primitives),
-            vertices=vertices,
-            indices=sum(p.index_count for p in primitives),
-            triangles=sum(p.triangles for p in primitives),
-            vertex_bytes=vertex_bytes,
-            index_bytes=index_bytes,
-            morph_bytes=morph_bytes,
-            morph_targets=morph_targets,
-            source="gltf",
-            lod=None if lod is None else lod[1],
-            lod_group=None if lod is None else f"{self.rel}#lod/{lod[0]}",
+        lod = lod_of(name) if "lod" in name.lower() else None  # a name without "lod" has no LOD suffix
+        return _make_mesh(  # positional (MeshFacts' field order): a fifth cheaper than keywords
+            f"{rel}#mesh/{n}",  # path
+            name,
+            tuple(primitives),
+            vertices,
+            indices,
+            triangles_sum,  # triangles
+            vertex_bytes,
+            index_bytes,
+            morph_bytes,
+            False,  # skinned (set by the scene walk)
+            morph_targets,
+            "gltf",  # source
+            None if lod is None else lod[1],  # lod
+            None if lod is None else f"{rel}#lod/{lod[0]}",  # lod_group
         )
+
+    def _primitive(self, prims: list, p: int, where: str, n_accessors: int, n_materials: int) -> tuple:
+        """A primitive's fields, every one checked (the slow path of ``_plain_primitive``):
+        (attribute name -> accessor, targets, morph target accessors, indices, mode, material,
+        KHR_draco_mesh_compression)."""
+        prim = _item(prims, p, where)
+        attrs = _get_dict(prim, "attributes", where)
+        if not attrs:
+            raise _Broken("TB073", f"{where} has no attributes")
+        attr_ids = {str(name): _need_index(attrs, name, where, n_accessors, "accessor") for name in attrs}
+        targets = _get_list(prim, "targets", where)
+        morph_ids: list[int] = []
+        for t in range(len(targets)):
+            target_where = f"{where} target {t}"
+            target = _item(targets, t, target_where)
+            morph_ids += [_need_index(target, name, target_where, n_accessors, "accessor") for name in target]
+        ii = _get_index(prim, "indices", where, n_accessors, "accessor")
+        mode = _get_int(prim, "mode", where, default=4)
+        if mode > 6:
+            raise _Broken("TB073", f"{where}: mode {mode} is not a glTF draw mode (0–6)")
+        m = _get_index(prim, "material", where, n_materials, "material")
+        draco = _ext(prim, "KHR_draco_mesh_compression", where)
+        if draco is not None:
+            _need_index(draco, "bufferView", f"{where} KHR_draco_mesh_compression", len(self.views), "bufferView")
+        return attr_ids, targets, morph_ids, ii, mode, m, draco
 
     # --- images
 
@@ -652,7 +771,21 @@ class _Document:
         """TextureFacts of the embedded images and every image's identity, by index."""
         textures: list[TextureFacts] = []
         identities: list[str] = []
-        for i, img, where in _items(self.doc, "images", "image"):
+        seq = self.doc.get("images")
+        if type(seq) is not list:
+            seq = _get_list(self.doc, "images", "images")
+        for i, img in enumerate(seq):
+            # Fast path: an external image by a plain relative URI to a file inside the root
+            # (no finding, nothing read: its identity is its path).
+            if type(img) is dict and "bufferView" not in img:
+                uri = img.get("uri")
+                if type(uri) is str and not uri.startswith("data:"):
+                    rel = self._plain_rel(uri)
+                    if rel is not None:
+                        identities.append(rel)
+                        continue
+            where = f"image {i}"
+            img = _item(seq, i, where)
             identity = f"{self.rel}#image/{i}"
             mime = img.get("mimeType")
             hint = MIME_SUFFIX.get(mime) if isinstance(mime, str) else None
@@ -726,7 +859,21 @@ class _Document:
     def _read_materials(self, image_ids: list[str]) -> tuple[tuple[tuple[str, str, str], ...], set[int]]:
         n_images = len(image_ids)
         texture_images: list[tuple[int | None, tuple[int, ...]]] = []  # (chosen image, all images)
-        for _t, tex, where in _items(self.doc, "textures", "texture"):
+        seq = self.doc.get("textures")
+        if type(seq) is not list:
+            seq = _get_list(self.doc, "textures", "textures")
+        for t, tex in enumerate(seq):
+            # Fast path: no extension, and a valid or no source.
+            if type(tex) is dict and "extensions" not in tex:
+                s = tex.get("source")
+                if s is None:
+                    texture_images.append((None, ()))
+                    continue
+                if type(s) is int and 0 <= s < n_images:
+                    texture_images.append((s, (s,)))
+                    continue
+            where = f"texture {t}"
+            tex = _item(seq, t, where)
             sources = []
             for ext_name in TEXTURE_SOURCE_EXTENSIONS:
                 ext = _ext(tex, ext_name, where)
@@ -740,16 +887,41 @@ class _Document:
             texture_images.append((sources[0] if sources else None, tuple(sources)))
         usage: dict[tuple[str, str, str], None] = {}
         used: set[int] = set()
-        for m, mat, where in _items(self.doc, "materials", "material"):
-            for slot, info, info_where in _texture_slots(mat, where):
-                t = _need_index(info, "index", info_where, len(texture_images), "texture")
+        n_textures = len(texture_images)
+        seq = self.doc.get("materials")
+        if type(seq) is not list:
+            seq = _get_list(self.doc, "materials", "materials")
+        for m, mat in enumerate(seq):
+            slots = _plain_texture_slots(mat, n_textures)
+            if slots is None:  # something unusual: every field checked, in order
+                where = f"material {m}"
+                slots = [(slot, _need_index(info, "index", info_where, n_textures, "texture"))
+                         for slot, info, info_where in _texture_slots(_item(seq, m, where), where)]
+            user = f"{self.rel}#material/{m}" if slots else ""
+            for slot, t in slots:
                 chosen, all_sources = texture_images[t]
                 used.update(all_sources)
                 if chosen is not None:
-                    usage[(image_ids[chosen], f"{self.rel}#material/{m}", slot)] = None
+                    usage[(image_ids[chosen], user, slot)] = None
         return tuple(usage), used
 
     # --- URIs
+
+    def _plain_rel(self, uri: str) -> str | None:
+        """Fast path of ``_resolve``: its answer for a plain relative URI (no scheme, drive,
+        percent-escape, backslash, query, fragment or NUL; not absolute) to a file inside the
+        root, which needs no unquoting and gets no finding; None for anything else (then
+        ``_resolve`` decides, with its findings). Nothing is opened."""
+        if (":" in uri or "%" in uri or "\\" in uri or "?" in uri or "#" in uri or "\x00" in uri
+                or uri.startswith("/") or self.src.root is None):
+            return None
+        base = self._base
+        if base is None:
+            base = self._base = posixpath.dirname(self.rel.split("#", 1)[0])
+        rel = _join_normal(base, uri)
+        if rel in (".", "..") or rel.startswith("../"):
+            return None
+        return rel if _locate(self.src.root, rel, self._plain_folders) == "file" else None
 
     def _resolve(self, uri: str, where: str) -> str | None:
         """The URI as a POSIX path relative to the scan root; None with a TB074/TB075 finding
@@ -777,7 +949,7 @@ class _Document:
         if self.src.root is None:
             self.note("TB075", f"{where}: URI {shown!r} cannot be resolved: the glTF is not a file on disk")
             return None
-        state = _locate(self.src.root, rel)
+        state = _locate(self.src.root, rel, self._plain_folders)
         if state == "outside":
             self.note("TB074", f"{where}: URI {shown!r} leads through a symbolic link out of the scan root; not opened")
             return None
@@ -804,15 +976,35 @@ class _Document:
     # --- scene graph
 
     def _walk_scene(self, meshes: dict[int, MeshFacts]) -> tuple[tuple[str, int], ...]:
-        nodes = _get_list(self.doc, "nodes", "nodes")
-        n_meshes = len(_get_list(self.doc, "meshes", "meshes"))
-        n_skins = len(_get_list(self.doc, "skins", "skins"))
+        doc = self.doc
+        nodes, meshes_, skins = doc.get("nodes"), doc.get("meshes"), doc.get("skins")
+        if type(nodes) is not list:
+            nodes = _get_list(doc, "nodes", "nodes")
+        n_meshes = len(meshes_ if type(meshes_) is list else _get_list(doc, "meshes", "meshes"))
+        n_skins = len(skins if type(skins) is list else _get_list(doc, "skins", "skins"))
         children, has_parent = self._tree(nodes)
         node_mesh: list[int | None] = []
         node_multiplier: list[int] = []
         skinned: set[int] = set()
         lods: dict[int, list[int]] = {}
-        for k, node, where in _items(self.doc, "nodes", "node"):
+        for k, node in enumerate(nodes):
+            # Fast path: no extension, and a valid or no mesh (and skin, looked at with a mesh).
+            if type(node) is dict and "extensions" not in node:
+                m = node.get("mesh")
+                if m is None:
+                    node_mesh.append(None)
+                    node_multiplier.append(1)
+                    continue
+                if type(m) is int and 0 <= m < n_meshes:
+                    skin = node.get("skin")
+                    if skin is None or (type(skin) is int and 0 <= skin < n_skins):
+                        node_mesh.append(m)
+                        node_multiplier.append(1)
+                        if skin is not None:
+                            skinned.add(m)
+                        continue
+            where = f"node {k}"
+            node = _item(nodes, k, where)
             m = _get_index(node, "mesh", where, n_meshes, "mesh")
             node_mesh.append(m)
             if m is not None and _get_index(node, "skin", where, n_skins, "skin") is not None:
@@ -842,20 +1034,21 @@ class _Document:
                 lod_of_mesh.setdefault(m, (level, group))
                 if k not in visited_nodes:  # LOD nodes live outside the tree: placed where the host is
                     counts[m] += visited_nodes.get(host, 0) * node_multiplier[host]
-        for m, facts in list(meshes.items()):
-            changes: dict[str, Any] = {}
-            if m in skinned:
-                changes["skinned"] = True
-            if m in lod_of_mesh:
-                changes["lod"], changes["lod_group"] = lod_of_mesh[m]
-            if changes:
-                meshes[m] = replace(facts, **changes)
+        if skinned or lod_of_mesh:
+            for m, facts in list(meshes.items()):
+                changes: dict[str, Any] = {}
+                if m in skinned:
+                    changes["skinned"] = True
+                if m in lod_of_mesh:
+                    changes["lod"], changes["lod_group"] = lod_of_mesh[m]
+                if changes:
+                    meshes[m] = replace(facts, **changes)
         if not nodes:
             return ()
         for m, facts in meshes.items():
             if counts[m] == 0:
                 self.note("TB084", f"mesh {m} ({facts.name}) is used by no node of the scene")
-        return tuple((facts.path, counts[m]) for m, facts in meshes.items())
+        return tuple([(facts.path, counts[m]) for m, facts in meshes.items()])
 
     def _reach(self, nodes: list, children: list[list[int]], has_parent: list[bool]) -> list[int]:
         """In how many walked scenes each node is reached (a scene reaches a node once).
@@ -868,20 +1061,9 @@ class _Document:
         counted once), the others start a branch, and a node's reach is the number of
         branches started at it or above it."""
         n = len(nodes)
-        enter, leave, order = [0] * n, [0] * n, []
-        for top in range(n):
-            if has_parent[top]:
-                continue
-            stack: list[tuple[int, bool]] = [(top, False)]
-            while stack:
-                k, done = stack.pop()
-                if done:
-                    leave[k] = len(order)
-                    continue
-                enter[k] = len(order)
-                order.append(k)
-                stack.append((k, True))
-                stack.extend((c, False) for c in reversed(children[k]))
+        if not any(has_parent):
+            return self._reach_flat(nodes, has_parent)
+        enter, leave, order = _number_forest(children, has_parent)
         starts = [0] * n
         for roots in self._scene_roots(nodes, has_parent):
             open_until = -1
@@ -896,6 +1078,21 @@ class _Document:
             reach[k] += starts[k]
             for c in children[k]:
                 reach[c] += reach[k]
+        return reach
+
+    def _reach_flat(self, nodes: list, has_parent: list[bool]) -> list[int]:
+        """``_reach`` for a forest without links (the usual flat scene): each node is a tree of
+        its own, numbered k, so a scene reaches each node it lists once, and a node it lists
+        again is reached twice (TB080, in the same order ``_reach`` finds them)."""
+        reach = [0] * len(nodes)
+        for roots in self._scene_roots(nodes, has_parent):
+            last = -1
+            for k in sorted(roots):
+                if k == last:
+                    self.note("TB080", f"node {k} is reached twice in one scene (the scene lists a node that is also a child); counted once")
+                    continue
+                reach[k] += 1
+                last = k
         return reach
 
     def _gpu_instances(self, node: dict, where: str) -> int:
@@ -915,10 +1112,18 @@ class _Document:
         n = len(nodes)
         parent: list[int | None] = [None] * n
         children: list[list[int]] = [[] for _ in range(n)]
+        linked = False
         for k in range(n):
-            node = _item(nodes, k, f"node {k}")
-            kids = _get_list(node, "children", f"node {k}")
-            for c in (_index_value(x, f"node {k} children", n, "node") for x in kids):
+            node = nodes[k]
+            if type(node) is not dict:
+                node = _item(nodes, k, f"node {k}")
+            kids = node.get("children")
+            if kids is None:
+                continue
+            if type(kids) is not list:
+                kids = _get_list(node, "children", f"node {k}")
+            for x in kids:
+                c = x if type(x) is int and 0 <= x < n else _index_value(x, f"node {k} children", n, "node")
                 if c == k:
                     self.note("TB080", f"node {k} lists itself as a child (a cycle); the link was ignored")
                 elif parent[c] is not None:
@@ -926,54 +1131,135 @@ class _Document:
                 else:
                     parent[c] = k
                     children[k].append(c)
+                    linked = True
+        if not linked:  # no link, no cycle
+            return children, [False] * n
         # With one parent each, a cycle is a loop of parent links: follow them, colouring.
         state = [0] * n  # 0 new, 1 on the current path, 2 done
         for start in range(n):
             path: list[int] = []
-            k: int | None = start
-            while k is not None and state[k] == 0:
-                state[k] = 1
-                path.append(k)
-                k = parent[k]
-            if k is not None and state[k] == 1:  # k's chain came back to itself
-                loop = path[path.index(k):]
-                p = parent[k]
+            at: int | None = start
+            while at is not None and state[at] == 0:
+                state[at] = 1
+                path.append(at)
+                at = parent[at]
+            if at is not None and state[at] == 1:  # at's chain came back to itself
+                loop = path[path.index(at):]
+                p = parent[at]
                 assert p is not None
-                cycle = [k, *reversed(loop[1:]), k]  # in child order, ending with the dropped link
-                self.note("TB080", f"nodes {' → '.join(map(str, cycle))} form a cycle; the link from {p} to {k} was ignored")
-                children[p].remove(k)
-                parent[k] = None
+                cycle = [at, *reversed(loop[1:]), at]  # in child order, ending with the dropped link
+                self.note("TB080", f"nodes {' → '.join(map(str, cycle))} form a cycle; the link from {p} to {at} was ignored")
+                children[p].remove(at)
+                parent[at] = None
             for x in path:
                 state[x] = 2
         return children, [p is not None for p in parent]
 
     def _scene_roots(self, nodes: list, has_parent: list[bool]) -> Iterator[list[int]]:
-        scenes = _get_list(self.doc, "scenes", "scenes")
+        scenes = self.doc.get("scenes")
+        if type(scenes) is not list:
+            scenes = _get_list(self.doc, "scenes", "scenes")
         if not scenes:
             yield [k for k in range(len(nodes)) if not has_parent[k]]
             return
         default = _get_index(self.doc, "scene", "the document", len(scenes), "scene")
+        n = len(nodes)
         for s in [default] if default is not None else range(len(scenes)):
-            scene = _item(scenes, s, f"scene {s}")
-            yield [_index_value(x, f"scene {s} nodes", len(nodes), "node") for x in _get_list(scene, "nodes", f"scene {s}")]
+            scene = scenes[s]
+            if type(scene) is not dict:
+                scene = _item(scenes, s, f"scene {s}")
+            listed = scene.get("nodes")
+            if type(listed) is not list:
+                listed = _get_list(scene, "nodes", f"scene {s}")
+            yield [x if type(x) is int and 0 <= x < n else _index_value(x, f"scene {s} nodes", n, "node") for x in listed]
+
+
+def _number_forest(children: list[list[int]], has_parent: list[bool]) -> tuple[list[int], list[int], list[int]]:
+    """The forest numbered in depth-first order: (enter, leave, order); a node's subtree is
+    the interval [enter, leave) of ``order``."""
+    n = len(children)
+    enter, leave = [0] * n, [0] * n
+    order: list[int] = []
+    for top in range(n):
+        if has_parent[top]:
+            continue
+        stack: list[tuple[int, bool]] = [(top, False)]
+        while stack:
+            k, done = stack.pop()
+            if done:
+                leave[k] = len(order)
+                continue
+            enter[k] = len(order)
+            order.append(k)
+            stack.append((k, True))
+            stack.extend((c, False) for c in reversed(children[k]))
+    return enter, leave, order
+
+
+def _plain_primitive(prim: Any, n_accessors: int, n_materials: int) -> tuple | None:
+    """Fast path of ``_Document._primitive``: its result when every field of the primitive is
+    a plain valid value and it has no extension; None for anything else (the full checks then
+    decide, in their order, with their messages). No side effects."""
+    if type(prim) is not dict or "extensions" in prim:
+        return None
+    attrs = prim.get("attributes")
+    if type(attrs) is not dict or not attrs:
+        return None
+    for name, i in attrs.items():
+        if type(name) is not str or type(i) is not int or not 0 <= i < n_accessors:
+            return None
+    targets = prim.get("targets")
+    morph_ids: list[int] = []
+    if targets is None:
+        targets = []
+    elif type(targets) is list:
+        for target in targets:
+            if type(target) is not dict:
+                return None
+            for i in target.values():
+                if type(i) is not int or not 0 <= i < n_accessors:
+                    return None
+                morph_ids.append(i)
+    else:
+        return None
+    ii = prim.get("indices")
+    if ii is not None and (type(ii) is not int or not 0 <= ii < n_accessors):
+        return None
+    mode = prim.get("mode")
+    if mode is None:
+        mode = 4
+    elif type(mode) is not int or not 0 <= mode <= 6:
+        return None
+    m = prim.get("material")
+    if m is not None and (type(m) is not int or not 0 <= m < n_materials):
+        return None
+    return attrs, targets, morph_ids, ii, mode, m, None
 
 
 def _join_normal(base: str, path: str) -> str:
     """``posixpath.normpath(posixpath.join(base, path))``, without the work when ``path`` is
     already plain (no empty, ``.`` or ``..`` segment), as URIs in real files are."""
     joined = f"{base}/{path}" if base else path
-    if any(seg in ("", ".", "..") for seg in joined.split("/")):
+    padded = f"/{joined}/"  # each segment between slashes
+    if "//" in padded or "/./" in padded or "/../" in padded:
         return posixpath.normpath(posixpath.join(base, path))
     return joined
 
 
-def _locate(root: Path, rel: str) -> str:
+def _locate(root: Path, rel: str, plain_folders: set[str]) -> str:
     """Where a normalised relative path leads: "file" (a regular file inside ``root``),
     "outside" (a symbolic link on the way leads out of ``root``) or "missing". One ``lstat``
-    per path segment; only a path through a symbolic link is resolved in full."""
+    per path segment; only a path through a symbolic link is resolved in full.
+    ``plain_folders`` holds the folders (relative to ``root``) already found to be a chain of
+    real folders in this read: the images of a glTF share their folder, walked once."""
     path = os.fspath(root)
-    last = rel.count("/")
-    for i, part in enumerate(rel.split("/")):
+    folder, _, name = rel.rpartition("/")
+    if folder in plain_folders:  # only the last segment is new
+        path, parts = f"{path}/{folder}", [name]
+    else:
+        parts = rel.split("/")
+    last = len(parts) - 1
+    for i, part in enumerate(parts):
         path = f"{path}/{part}"
         try:
             mode = os.lstat(path).st_mode
@@ -982,6 +1268,8 @@ def _locate(root: Path, rel: str) -> str:
         if stat.S_ISLNK(mode):
             return _locate_through_link(root, rel)
         if i == last:
+            if folder:  # every segment before this one was a real folder
+                plain_folders.add(folder)
             return "file" if stat.S_ISREG(mode) else "missing"
         if not stat.S_ISDIR(mode):
             return "missing"
@@ -995,8 +1283,34 @@ def _locate_through_link(root: Path, rel: str) -> str:
     return "file" if target.is_file() else "missing"
 
 
-def _attribute(name: str, acc: _Accessor) -> AttributeFacts:
-    return AttributeFacts(name, acc.component_type, acc.components, acc.count, acc.bytes, acc.normalized)
+def _plain_texture_slots(mat: Any, n_textures: int) -> list[tuple[str, int]] | None:
+    """Fast path of ``_texture_slots``: (slot, texture) for every ``*Texture`` of a material
+    whose holders are objects and whose textureInfos are objects with a valid index, in
+    ``_texture_slots``' order; None for anything else (a key that is no string lands in the
+    except). No side effects."""
+    if type(mat) is not dict:
+        return None
+    pbr = mat.get("pbrMetallicRoughness")
+    exts = mat.get("extensions")
+    if (pbr is not None and type(pbr) is not dict) or (exts is not None and type(exts) is not dict):
+        return None
+    holders = [mat] if pbr is None else [pbr, mat]
+    if exts:
+        holders += [ext for ext in exts.values() if isinstance(ext, dict)]
+    out: list[tuple[str, int]] = []
+    try:
+        for holder in holders:
+            for key, info in holder.items():
+                if key.endswith("Texture") and len(key) > 7:
+                    if type(info) is not dict:
+                        return None
+                    t = info.get("index")
+                    if type(t) is not int or not 0 <= t < n_textures:
+                        return None
+                    out.append((key[:-7], t))
+    except (AttributeError, TypeError):
+        return None
+    return out
 
 
 def _texture_slots(mat: dict, where: str) -> Iterator[tuple[str, dict, str]]:
