@@ -160,6 +160,22 @@ def price_meshes(scan: Scan, settings: Settings) -> tuple[MeshCost, ...]:
     )
 
 
+#: The last scan's meshes priced, and their acceleration estimates by (vendor, compaction,
+#: RT LOD): one entry, like ``_prepared``. A platform or quality switch leaves the meshes as
+#: they were; a change of instances, vertex layout or skinning prices them again.
+_meshes: tuple[Scan, tuple, tuple[MeshCost, ...], dict[tuple, bvh.AccelerationCost]] | None = None
+
+
+def _priced_meshes(scan: Scan, settings: Settings) -> tuple[tuple[MeshCost, ...], dict[tuple, bvh.AccelerationCost]]:
+    global _meshes
+    key = (settings.instances, settings.layout, settings.skinned_copy)
+    last = _meshes
+    if last is not None and last[0] is scan and last[1] == key:
+        return last[2], last[3]
+    _meshes = (scan, key, price_meshes(scan, settings), {})
+    return _meshes[2], _meshes[3]
+
+
 #: Roles an engine loads without a material (skies, probes, UI): never "unused".
 _NOT_MATERIAL_ROLES = frozenset({"ui", "hdr"})
 
@@ -210,13 +226,15 @@ def _evaluate(scan: Scan, settings: Settings) -> Report:
     scenarios = budget_mod.scenarios(settings.budget, cards)
     qualities = list(dict.fromkeys(s.quality for s in scenarios)) or [settings.policy.quality]
     planned = {q: _plan_textures(scan, prepared, settings, q) for q in qualities}
-    mesh_costs = price_meshes(scan, settings)
+    mesh_costs, estimates = _priced_meshes(scan, settings)
     mesh_bytes = sum(m.buffer_bytes for m in mesh_costs)
     vendors = list(dict.fromkeys(s.rt for s in scenarios if s.rt != "off"))
-    acceleration = {
-        v: bvh.estimate_scene(v, mesh_costs, compaction=settings.budget.rt_compaction, rt_lod=settings.rt_lod)
-        for v in vendors
-    }
+    acceleration = {}
+    for v in vendors:
+        key = (v, settings.budget.rt_compaction, settings.rt_lod)
+        if key not in estimates:
+            estimates[key] = bvh.estimate_scene(v, mesh_costs, compaction=settings.budget.rt_compaction, rt_lod=settings.rt_lod)
+        acceleration[v] = estimates[key]
     summaries = {v: budget_mod.summarize_acceleration(a) for v, a in acceleration.items()}
     inputs = {
         q: budget_mod.BudgetInputs(textures=costs, mesh_bytes=mesh_bytes, acceleration=summaries, opaque=prepared.opaque)
