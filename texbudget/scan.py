@@ -303,7 +303,7 @@ def read_scene(
     active = cache if reader is _read_one else None
     before = active.counts() if active is not None else (0, 0, 0, 0)
     job = _Job(root, active, reader, jobs, progress, len(files))
-    with _gc_paused():
+    with gc_paused():
         values = job.read(files)
         results = [(rel, *values[rel]) for rel in files]
         scan = _combine(root, found, results, job)
@@ -322,10 +322,10 @@ def read_scene(
 
 
 @contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection while facts are built: they hold no cycles, and the
-    collector's passes over tens of thousands of new objects cost about 20% of a warm read
-    (measured: 10k files from the cache, 0.25 s -> 0.20 s)."""
+def gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while facts or a report are built: they hold no cycles,
+    and the collector's passes over tens of thousands of new objects cost about 20% of a warm
+    read (10k files from the cache: 0.25 s -> 0.20 s) and of a recompute (109 -> 87 ms)."""
     was = gc.isenabled()
     gc.disable()
     try:

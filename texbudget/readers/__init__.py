@@ -20,6 +20,7 @@ from typing import BinaryIO
 
 from texbudget import findings
 from texbudget.model import ReadResult
+from texbudget.readers import _common
 
 #: suffix -> (kind, "module:function"); kind is "texture" or "mesh".
 _BY_SUFFIX: dict[str, tuple[str, str]] = {
@@ -115,11 +116,8 @@ class Source:
         if self.data is not None:
             return self.data[offset : offset + max(n, 0)]
         size = self.size()
-        if offset >= size or n <= 0:
-            return b""
         with self.open() as f:
-            f.seek(offset)
-            return f.read(min(n, size - offset))
+            return _common.read_at(f, offset, n, size)
 
 
 def suffix_of(path: str) -> str:

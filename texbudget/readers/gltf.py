@@ -220,9 +220,11 @@ def _get_dict(d: dict, key: str, where: str) -> dict:
 
 
 def _get_list(d: dict, key: str, where: str) -> list:
-    """The array ``d[key]``; [] when absent. (Hot callers test ``type(v) is list`` first and
-    call this only for anything else.)"""
+    """The array ``d[key]``; [] when absent. (A caller per item tests ``type(v) is list``
+    itself first, so as not to build ``where`` for every item.)"""
     v = d.get(key)
+    if type(v) is list:  # the usual case, checked first
+        return v
     if v is None:
         return []
     if not isinstance(v, list):
@@ -399,12 +401,13 @@ class _Document:
     _image_bytes: int = 0  # bytes of embedded images read so far
     _view_results: dict[tuple[int, str | None], tuple[str, ReadResult]] = field(default_factory=dict)  # (view, type) -> (first identity, result)
     _plain_folders: set[str] = field(default_factory=set)  # folders _locate found plain (no link) in this read
-    _base: str | None = None  # the folder of the glTF, relative to the root (once needed)
+    _base: str = field(init=False)  # the folder of the glTF, relative to the root: URIs resolve from it
     _meshopt_views: bool = False  # a bufferView is meshopt-compressed (else no accessor is)
     rel: str = field(init=False)  # the file's identity, src.rel
 
     def __post_init__(self) -> None:
         self.rel = self.src.rel
+        self._base = posixpath.dirname(self.rel.split("#", 1)[0])
 
     def note(self, code: str, message: str) -> None:
         """One finding; past MAX_NOTES_PER_CODE of a code they are only counted (a hostile
@@ -444,17 +447,14 @@ class _Document:
             raise _Broken("TB073", "asset.version is missing")
         if not version.startswith("2."):
             raise _Broken("TB082", f"asset.version is {version[:20]!r}; texbudget reads glTF 2.x")
-        required = self.doc.get("extensionsRequired")
-        for name in required if type(required) is list else _get_list(self.doc, "extensionsRequired", "extensionsRequired"):
+        for name in _get_list(self.doc, "extensionsRequired", "extensionsRequired"):
             if isinstance(name, str) and name not in KNOWN_EXTENSIONS:
                 self.note("TB083", f"the file requires extension {name[:80]}, which texbudget does not know")
 
     # --- buffers and views
 
     def _read_buffers(self) -> None:
-        seq = self.doc.get("buffers")
-        if type(seq) is not list:
-            seq = _get_list(self.doc, "buffers", "buffers")
+        seq = _get_list(self.doc, "buffers", "buffers")
         for i, buf in enumerate(seq):
             # Fast path: a GLB's own buffer (buffer 0, no uri) that its BIN chunk holds.
             if i == 0 and self.bin_chunk is not None and type(buf) is dict and "uri" not in buf:
@@ -500,9 +500,7 @@ class _Document:
     def _read_views(self) -> None:
         n_buffers = len(self.buffers)
         buffers, views = self.buffers, self.views
-        seq = self.doc.get("bufferViews")
-        if type(seq) is not list:
-            seq = _get_list(self.doc, "bufferViews", "bufferViews")
+        seq = _get_list(self.doc, "bufferViews", "bufferViews")
         for k, view in enumerate(seq):
             # Fast path: a plain view (integer fields in range, no extension) inside its buffer's
             # declared bytes. Anything else takes the full checks below, from the start.
@@ -629,11 +627,9 @@ class _Document:
     def _read_meshes(self) -> dict[int, MeshFacts]:
         out: dict[int, MeshFacts] = {}
         doc = self.doc
-        accessors, materials, seq = doc.get("accessors"), doc.get("materials"), doc.get("meshes")
-        n_accessors = len(accessors if type(accessors) is list else _get_list(doc, "accessors", "accessors"))
-        n_materials = len(materials if type(materials) is list else _get_list(doc, "materials", "materials"))
-        if type(seq) is not list:
-            seq = _get_list(doc, "meshes", "meshes")
+        n_accessors = len(_get_list(doc, "accessors", "accessors"))
+        n_materials = len(_get_list(doc, "materials", "materials"))
+        seq = _get_list(doc, "meshes", "meshes")
         for n, mesh in enumerate(seq):
             if type(mesh) is not dict:
                 mesh = _item(seq, n, f"mesh {n}")
@@ -771,9 +767,7 @@ class _Document:
         """TextureFacts of the embedded images and every image's identity, by index."""
         textures: list[TextureFacts] = []
         identities: list[str] = []
-        seq = self.doc.get("images")
-        if type(seq) is not list:
-            seq = _get_list(self.doc, "images", "images")
+        seq = _get_list(self.doc, "images", "images")
         for i, img in enumerate(seq):
             # Fast path: an external image by a plain relative URI to a file inside the root
             # (no finding, nothing read: its identity is its path).
@@ -859,9 +853,7 @@ class _Document:
     def _read_materials(self, image_ids: list[str]) -> tuple[tuple[tuple[str, str, str], ...], set[int]]:
         n_images = len(image_ids)
         texture_images: list[tuple[int | None, tuple[int, ...]]] = []  # (chosen image, all images)
-        seq = self.doc.get("textures")
-        if type(seq) is not list:
-            seq = _get_list(self.doc, "textures", "textures")
+        seq = _get_list(self.doc, "textures", "textures")
         for t, tex in enumerate(seq):
             # Fast path: no extension, and a valid or no source.
             if type(tex) is dict and "extensions" not in tex:
@@ -888,9 +880,7 @@ class _Document:
         usage: dict[tuple[str, str, str], None] = {}
         used: set[int] = set()
         n_textures = len(texture_images)
-        seq = self.doc.get("materials")
-        if type(seq) is not list:
-            seq = _get_list(self.doc, "materials", "materials")
+        seq = _get_list(self.doc, "materials", "materials")
         for m, mat in enumerate(seq):
             slots = _plain_texture_slots(mat, n_textures)
             if slots is None:  # something unusual: every field checked, in order
@@ -915,10 +905,7 @@ class _Document:
         if (":" in uri or "%" in uri or "\\" in uri or "?" in uri or "#" in uri or "\x00" in uri
                 or uri.startswith("/") or self.src.root is None):
             return None
-        base = self._base
-        if base is None:
-            base = self._base = posixpath.dirname(self.rel.split("#", 1)[0])
-        rel = _join_normal(base, uri)
+        rel = _join_normal(self._base, uri)
         if rel in (".", "..") or rel.startswith("../"):
             return None
         return rel if _locate(self.src.root, rel, self._plain_folders) == "file" else None
@@ -942,7 +929,7 @@ class _Document:
             what = "a NUL byte" if "\x00" in path else "an absolute path"
             self.note("TB074", f"{where}: URI {shown!r} decodes to {what}; not opened")
             return None
-        rel = _join_normal(posixpath.dirname(self.rel.split("#", 1)[0]), path)
+        rel = _join_normal(self._base, path)
         if rel in (".", "..") or rel.startswith("../"):
             self.note("TB074", f"{where}: URI {shown!r} leaves the scan root; not opened")
             return None
@@ -977,11 +964,9 @@ class _Document:
 
     def _walk_scene(self, meshes: dict[int, MeshFacts]) -> tuple[tuple[str, int], ...]:
         doc = self.doc
-        nodes, meshes_, skins = doc.get("nodes"), doc.get("meshes"), doc.get("skins")
-        if type(nodes) is not list:
-            nodes = _get_list(doc, "nodes", "nodes")
-        n_meshes = len(meshes_ if type(meshes_) is list else _get_list(doc, "meshes", "meshes"))
-        n_skins = len(skins if type(skins) is list else _get_list(doc, "skins", "skins"))
+        nodes = _get_list(doc, "nodes", "nodes")
+        n_meshes = len(_get_list(doc, "meshes", "meshes"))
+        n_skins = len(_get_list(doc, "skins", "skins"))
         children, has_parent = self._tree(nodes)
         node_mesh: list[int | None] = []
         node_multiplier: list[int] = []
@@ -1156,9 +1141,7 @@ class _Document:
         return children, [p is not None for p in parent]
 
     def _scene_roots(self, nodes: list, has_parent: list[bool]) -> Iterator[list[int]]:
-        scenes = self.doc.get("scenes")
-        if type(scenes) is not list:
-            scenes = _get_list(self.doc, "scenes", "scenes")
+        scenes = _get_list(self.doc, "scenes", "scenes")
         if not scenes:
             yield [k for k in range(len(nodes)) if not has_parent[k]]
             return
