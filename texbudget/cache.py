@@ -42,6 +42,7 @@ import contextlib
 import dataclasses
 import enum
 import io
+import operator
 import os
 import pickle
 import sqlite3
@@ -121,28 +122,38 @@ def is_racy_signature(sig: str, now_ns: int | None = None) -> bool:
 
 # --- values -------------------------------------------------------------------------------
 
-_FIELDS: dict[type, tuple[str, ...] | None] = {}
+class _Reductions(dict):
+    """The pickler's ``dispatch_table``: texbudget's dataclasses reduce to ``cls(*values)``
+    (loaded with one constructor call per object). A table rather than ``reducer_override``:
+    the pickler consults it for non-builtin types only, where an override is a Python call
+    for every tuple and list as well (a file's value took 18 µs to dump, 9 with the table)."""
+
+    def __missing__(self, cls: type) -> Callable[[Any], tuple]:
+        reduce = None
+        if isinstance(cls, type) and issubclass(cls, enum.Enum):
+            def reduce(obj: Any) -> tuple:  # as Enum.__reduce_ex__ does
+                return type(obj), (obj._value_,)
+        elif dataclasses.is_dataclass(cls) and cls.__module__.startswith("texbudget."):
+            fields = dataclasses.fields(cls)
+            if all(f.init for f in fields):
+                get = operator.attrgetter(*(f.name for f in fields))
+                if len(fields) == 1:
+                    def reduce(obj: object, cls: type = cls, get: Callable = get) -> tuple:
+                        return cls, (get(obj),)
+                else:
+                    def reduce(obj: object, cls: type = cls, get: Callable = get) -> tuple:
+                        return cls, get(obj)
+        if reduce is None:  # the pickler's own reduction
+            raise KeyError(cls)
+        self[cls] = reduce
+        return reduce
 
 
-def _ctor_fields(cls: type) -> tuple[str, ...] | None:
-    names = _FIELDS.get(cls, ())
-    if names == ():
-        fields = dataclasses.fields(cls)
-        names = tuple(f.name for f in fields) if all(f.init for f in fields) else None
-        _FIELDS[cls] = names
-    return names
+_REDUCTIONS = _Reductions()
 
 
 class _Pickler(pickle.Pickler):
-    """Dataclasses as ``cls(*values)``: loads with one constructor call per object."""
-
-    def reducer_override(self, obj: object) -> Any:  # a (callable, args) reduction or NotImplemented
-        cls = type(obj)
-        if dataclasses.is_dataclass(cls) and cls.__module__.startswith("texbudget."):
-            names = _ctor_fields(cls)
-            if names is not None:
-                return cls, tuple(getattr(obj, n) for n in names)
-        return NotImplemented
+    dispatch_table = _REDUCTIONS
 
 
 #: Modules whose dataclasses and enums a cache value may hold.

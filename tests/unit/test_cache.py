@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import pickletools
 import sqlite3
 import subprocess
 import sys
@@ -100,6 +101,15 @@ def test_every_kind_of_value_round_trips_equal():
         back = cache_mod.loads(cache_mod.dumps(v))
         assert back == v
         assert type(back[0].findings[0].severity if back[0].findings else Severity.INFO) is Severity
+
+
+def test_values_are_stored_as_constructor_calls():
+    """A dataclass is stored as ``cls(*fields)`` and an enum as ``cls(value)``: loading makes
+    one call per object, never a ``__setstate__`` (the pickler's default for a slots class)."""
+    value = (ReadResult(textures=(texture("a.png"),), findings=(findings.make("a.png", "TB006", "unused"),)), None)
+    ops = [op.name for op, _, _ in pickletools.genops(cache_mod.dumps(value))]
+    assert "REDUCE" in ops and "BUILD" not in ops and "NEWOBJ" not in ops
+    assert cache_mod.loads(cache_mod.dumps(value)) == value
 
 
 class _Evil:
