@@ -1,5 +1,3 @@
-import sys
+from texbudget.cli import run
 
-from texbudget.cli import main
-
-sys.exit(main())
+run()

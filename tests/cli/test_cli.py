@@ -218,6 +218,28 @@ def test_interrupted_exit_130(capsys, monkeypatch):
     assert code == 130
 
 
+def test_main_leaves_the_garbage_collector_as_it_found_it(capsys, tree):
+    """A one-shot command collects rarely and freezes what it built at the end; a caller of
+    ``main`` gets the thresholds back and nothing left frozen (only the console script, which
+    exits right after, stays frozen)."""
+    import gc
+
+    thresholds = gc.get_threshold()
+    code, _, _ = run(capsys, "scan", str(tree))
+    assert code == 0
+    assert gc.get_threshold() == thresholds and gc.get_freeze_count() == 0 and gc.isenabled()
+
+
+def test_the_console_script_exits_with_mains_code(tmp_path):
+    import subprocess
+    import sys
+
+    ok = subprocess.run([sys.executable, "-m", "texbudget", "scan", str(tmp_path)], capture_output=True, text=True)
+    bad = subprocess.run([sys.executable, "-m", "texbudget", "scan", "--quality", "nope", str(tmp_path)], capture_output=True, text=True)
+    assert ok.returncode == 0 and "0 textures" in ok.stdout
+    assert bad.returncode == 2 and bad.stderr.startswith("texbudget: error:")
+
+
 def test_check_text_skips_the_fix_search_but_says_the_same(capsys):
     """The text output shows no fix hints, so it runs no fix search; its lines are the
     messages the JSON output (with hints) gives, in the same order."""
