@@ -33,6 +33,7 @@ Rules:
 
 from __future__ import annotations
 
+import operator
 import os
 import re
 import stat
@@ -50,6 +51,11 @@ class Discovered:
     files: tuple[str, ...]  # sorted POSIX paths relative to the root
     findings: tuple[Finding, ...] = ()
     skipped: int = 0  # files of other types that were passed over
+    #: The folders listed (relative; "" is the root) and, of those, the ones holding an engine
+    #: sidecar (``.import`` / ``.meta``): the scan looks for a texture's sidecar only in the
+    #: latter, or in a folder that was not listed.
+    listed: frozenset[str] = frozenset()
+    with_sidecars: frozenset[str] = frozenset()
 
 
 # --- globs ------------------------------------------------------------------------------------
@@ -163,6 +169,8 @@ class _Walk:
     notes: list[Finding] = field(default_factory=list)
     skipped: int = 0
     visited: set[tuple[int, int]] = field(default_factory=set)
+    listed: set[str] = field(default_factory=set)
+    with_sidecars: set[str] = field(default_factory=set)
 
     def note(self, rel: str, code: str, message: str) -> None:
         self.notes.append(findings.make(rel or ".", code, message))
@@ -174,6 +182,7 @@ class _Walk:
         if suffix is None:
             suffix = suffix_of(rel)
         if suffix in SIDECAR_SUFFIXES:
+            self.with_sidecars.add(rel.rpartition("/")[0])
             return
         if suffix not in self.suffixes:
             if explicit:
@@ -189,22 +198,39 @@ class _Walk:
 
     def walk(self, abs_dir: str, rel_dir: str, ancestors: frozenset[tuple[int, int]]) -> None:
         stack = [(abs_dir, rel_dir, ancestors)]
+        # Without globs a regular file needs only its suffix looked at (the usual case, inline).
+        plain, suffixes, files = not self.exclude and not self.include, self.suffixes, self.files
         while stack:
             directory, rel, anc = stack.pop()
             try:
                 with os.scandir(directory) as it:
-                    entries = sorted(it, key=lambda e: e.name)
+                    entries = sorted(it, key=_name)
             except FileNotFoundError:
                 self.note(rel, "TB005", "the folder vanished while it was being scanned")
                 continue
             except OSError as exc:
                 self.note(rel, "TB001", f"cannot list the folder: {exc.strerror or exc}")
                 continue
+            self.listed.add(rel)
             subdirs = []
+            prefix = f"{rel}/" if rel else ""
             for entry in entries:
-                if entry.name.startswith("."):
+                name = entry.name
+                if name.startswith("."):
                     continue
-                child = f"{rel}/{entry.name}" if rel else entry.name
+                child = prefix + name
+                if plain:
+                    try:
+                        regular = entry.is_file(follow_symlinks=False)  # settled by the listing
+                    except OSError:
+                        regular = False
+                    if regular:
+                        suffix = suffix_of(name)
+                        if suffix in suffixes:
+                            files.add(child)
+                        else:
+                            self.consider_file(child, suffix=suffix)
+                        continue
                 item = self.entry(entry, child, anc)
                 if item is not None:
                     subdirs.append(item)
@@ -264,6 +290,9 @@ class _Walk:
         return entry.path, rel, anc | {key}
 
 
+_name = operator.attrgetter("name")
+
+
 def _rel_to(root_abs: str, path_abs: str) -> str | None:
     rel = os.path.relpath(path_abs, root_abs)
     if rel == ".":
@@ -297,7 +326,8 @@ def discover(
     else:
         for given in paths:
             _explicit(state, root_abs, root_key, given)
-    return Discovered(tuple(sorted(state.files)), tuple(state.notes), state.skipped)
+    return Discovered(tuple(sorted(state.files)), tuple(state.notes), state.skipped,
+                      frozenset(state.listed), frozenset(state.with_sidecars))
 
 
 def _explicit(state: _Walk, root_abs: str, root_key: tuple[int, int], given: Path) -> None:

@@ -19,8 +19,9 @@ How a file is read, cheaply:
   are gone are pruned.
 - Cache misses are read in a process pool when there are at least ``POOL_MIN_FILES`` of them
   and ``jobs`` > 1; below that a pool's start-up costs more than it saves (measured on a
-  2-core machine, see ``benchmarks/README.md``). Workers return each file's cache blob, which
-  the main process decodes (cheaper than pickling the objects back) and stores as is.
+  2-core machine, see ``benchmarks/README.md``). The main process reads too; workers send
+  each chunk back pickled as the cache stores values (with each file's cache blob when the
+  cache is on, which is stored as is).
 """
 
 from __future__ import annotations
@@ -35,14 +36,14 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Literal
+from typing import Any, BinaryIO, Literal
 
 from texbudget import cache as cache_mod
 from texbudget import policy
 from texbudget.config import Config
 from texbudget.discover import discover
 from texbudget.model import Finding, MeshFacts, ReadResult, SceneFacts, TextureFacts
-from texbudget.readers import Source, read_source
+from texbudget.readers import Source, read_source, suffix_of
 
 Progress = Callable[[int, int], None]
 Reader = Callable[[tuple[Path, str]], tuple[str, ReadResult, object]]
@@ -54,7 +55,7 @@ PREFETCH_BYTES = 64 * 1024
 PREFETCH_HEAD_BYTES = 16 * 1024
 #: Fewest cache misses worth a process pool (measured, benchmarks/README.md).
 POOL_MIN_FILES = 2000
-#: Most files per task sent to a worker (and per chunk read here: the balancing step).
+#: Most files per chunk (the balancing step: the last wait is for one chunk at most).
 POOL_CHUNK = 128
 #: Engine sidecars, in the order ``policy.read_engine_import`` prefers them.
 SIDECARS = (".import", ".meta")
@@ -160,19 +161,22 @@ def _read_one(args: tuple[Path, str]) -> tuple[str, ReadResult, object]:
     return rel, result, engine
 
 
-def _read_blobs(task: tuple[Path, list[tuple[str, bool]], Reader | None, bool]) -> list[tuple[str, bytes, _Deps]]:
-    """A pool task: read a chunk of files, each returned as its cache blob, with a glTF's
-    dependencies when ``want_deps`` (False where they were not looked for)."""
-    root, items, reader, want_deps = task
-    out: list[tuple[str, bytes, _Deps]] = []
+def _read_chunk(root: Path, items: list[tuple[str, bool]], reader: Reader | None, for_cache: bool) -> list[tuple[str, object, _Deps]]:
+    """A pool worker's chunk: (rel, (ReadResult, engine), glTF dependencies) for each file,
+    the value as its cache blob when ``for_cache`` (the cache stores the blob as is), the
+    dependencies False where they were not looked for."""
+    out: list[tuple[str, object, _Deps]] = []
     for rel, sidecar in items:
         if reader is None:
             value = _read_file(root, rel, sidecar)
         else:
             _, result, engine = reader((root, rel))
             value = (result, engine)
-        deps: _Deps = _gltf_dependencies(root, rel, value) if want_deps and rel.lower().endswith(_SCENES) else False
-        out.append((rel, cache_mod.dumps(value), deps))
+        if for_cache:
+            deps: _Deps = _gltf_dependencies(root, rel, value) if rel.lower().endswith(_SCENES) else False
+            out.append((rel, cache_mod.dumps(value), deps))
+        else:
+            out.append((rel, value, False))
     return out
 
 
@@ -180,14 +184,18 @@ def _read_blobs(task: tuple[Path, list[tuple[str, bool]], Reader | None, bool]) 
 
 
 class _Folders:
-    """Engine sidecars per folder, from one listing each: name -> stat of the sidecar."""
+    """Engine sidecars per folder, from one listing each: name -> stat of the sidecar.
+    ``without``: folders known to hold none (discovery listed them and saw none)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, without: frozenset[str] | set[str] = frozenset()) -> None:
         self.root = root
+        self.without = without
         self.listed: dict[str, dict[str, os.stat_result | None]] = {}
 
     def sidecars(self, rel: str) -> list[os.stat_result]:
         folder, _, name = rel.rpartition("/")
+        if folder in self.without:
+            return []
         names = self.listed.get(folder)
         if names is None:
             names = self.listed[folder] = self._list(folder)
@@ -302,7 +310,7 @@ def read_scene(
     files = list(found.files)
     active = cache if reader is _read_one else None
     before = active.counts() if active is not None else (0, 0, 0, 0)
-    job = _Job(root, active, reader, jobs, progress, len(files))
+    job = _Job(root, active, reader, jobs, progress, len(files), found.listed - found.with_sidecars)
     with gc_paused():
         values = job.read(files)
         results = [(rel, *values[rel]) for rel in files]
@@ -358,7 +366,7 @@ class _Job:
     storing what was read, and the progress count."""
 
     def __init__(self, root: Path, cache: cache_mod.Cache | None, reader: Reader, jobs: int | None,
-                 progress: Progress | None, total: int) -> None:
+                 progress: Progress | None, total: int, plain_folders: frozenset[str] = frozenset()) -> None:
         self.root = root
         self.root_str = os.fspath(root)
         self.cache = cache
@@ -367,7 +375,7 @@ class _Job:
         self.progress = progress
         self.total = total
         self.done = 0
-        self.folders = _Folders(root)
+        self.folders = _Folders(root, plain_folders)  # folders discovery saw no sidecar in
         self.followed: set[str] = set()
 
     def step(self, n: int) -> None:
@@ -452,55 +460,107 @@ class _Job:
     def _pooled(self, rels: list[str], sidecar: set[str], out: dict) -> None:
         """Read ``rels`` into ``out`` with ``jobs - 1`` worker processes and this one.
 
-        The files go in chunks; the workers take them from the end of the list, this process
-        from the front, until the two meet: a chunk still waiting in the pool's queue when
-        this process gets to it is taken back (``cancel``) and read here. Results of the
-        workers' chunks are taken in as they finish. So no core waits while another has
-        work, and only the workers' share crosses the process boundary (as cache blobs,
-        decoded here: cheaper than pickling the objects back)."""
+        The files go in chunks, numbered; every process takes the next number from one
+        shared counter, so no core waits while another has work and the last wait is for
+        one chunk at most. A worker sends each chunk back as one message through its own
+        pipe, pickled as the cache stores values (one pickle per chunk: half the cost of one
+        per file on both sides), and this process takes them in between its own chunks. No
+        executor: its threads competed with this process's reading for the interpreter lock,
+        and the chunks it had queued for a worker could not be taken back. A chunk a worker
+        took but never sent (the worker died) is read here at the end."""
         import multiprocessing
-        from concurrent.futures import Future, ProcessPoolExecutor
+        from multiprocessing.connection import wait
 
         from texbudget import readers
 
         default = self.reader is _read_one
-        # Our own reader's blobs are loaded as the cache will load them (sharing equal values
-        # across files); a custom reader's results (never stored) may hold any type.
-        load = cache_mod.Decoder(rels).loads if default else pickle.loads
-        keep = self.cache is not None  # the blob, for the cache to store as is
+        # A worker sends each chunk as one message; for our own reader it is loaded as the
+        # cache loads its values (texbudget's types only, sharing equal values across files);
+        # a custom reader's results (never stored) may hold any type.
+        decoder = cache_mod.Decoder(rels)
+        load = decoder.loads if default else pickle.loads
+        keep = self.cache is not None  # the values come as blobs, for the cache to store as is
         if default:  # imported once here, before the fork, rather than in every worker
-            readers.preload(os.path.splitext(rel)[1] for rel in rels)
-        size = max(16, min(POOL_CHUNK, len(rels) // (self.jobs * 4)))
+            readers.preload({suffix_of(rel) for rel in rels})
+        size = max(16, min(POOL_CHUNK, len(rels) // (self.jobs * 8)))
         chunks = [rels[i : i + size] for i in range(0, len(rels), size)]
-        reader = None if default else self.reader
-        want_deps = self.cache is not None
-
-        def take(future: Future) -> None:
-            batch = future.result()
-            for rel, blob, deps in batch:
-                out[rel] = (load(blob), blob if keep else None, deps)
-            self.step(len(batch))
-
+        done = [False] * len(chunks)
         # fork is cheap and inherits the imports; it is unsafe in a process with other threads
         # (the TUI reads in a worker thread), where spawn is used.
-        method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        with ProcessPoolExecutor(max_workers=self.jobs - 1, mp_context=multiprocessing.get_context(method)) as pool:
-            futures: list[Future] = [Future()] * len(chunks)
-            for k in reversed(range(len(chunks))):
-                futures[k] = pool.submit(_read_blobs, (self.root, [(r, r in sidecar) for r in chunks[k]], reader, want_deps))
-            front, back = 0, len(chunks)  # chunks[front:back] are not in ``out`` yet
-            while front < back:
-                if futures[front].cancel():  # still queued: read it here
-                    for rel in chunks[front]:
-                        out[rel] = (self._read_here(rel, sidecar), None, False)
-                    self.step(len(chunks[front]))
-                    front += 1
-                    while back > front and futures[back - 1].done():
-                        back -= 1
-                        take(futures[back])
-                else:  # the workers have every chunk left: wait for them
-                    back -= 1
-                    take(futures[back])
+        fork = threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork") if fork else multiprocessing.get_context("spawn")
+        counter = ctx.Value("q", 0)  # the next chunk to take
+        task = (self.root, chunks, sidecar, None if default else self.reader, keep)
+        workers = []
+        try:
+            for _ in range(self.jobs - 1):
+                receive, send = ctx.Pipe(duplex=False)
+                worker = ctx.Process(target=_pool_worker, args=(task, counter, send), daemon=True)
+                worker.start()
+                send.close()
+                workers.append((worker, receive))
+            live = [receive for _, receive in workers]
+
+            def take(receive: Any) -> bool:
+                """One message from a worker into ``out``; False at its end."""
+                try:
+                    message: Any = load(receive.recv_bytes())
+                except (EOFError, OSError):
+                    live.remove(receive)
+                    return False
+                number, batch = message
+                for rel, value, deps in batch:
+                    out[rel] = (decoder.loads(value), value, deps) if keep else (value, None, deps)
+                done[number] = True
+                self.step(len(batch))
+                return True
+
+            while (k := _next_chunk(counter, len(chunks))) is not None:
+                for rel in chunks[k]:
+                    out[rel] = (self._read_here(rel, sidecar), None, False)
+                done[k] = True
+                self.step(len(chunks[k]))
+                for receive in list(live):
+                    while receive in live and receive.poll() and take(receive):
+                        pass
+            while live:  # this process is done: wait for the workers' last chunks
+                for ready in wait(live):
+                    take(ready)
+        finally:
+            for worker, receive in workers:
+                if worker.is_alive() and not all(done):
+                    worker.terminate()
+                worker.join()
+                receive.close()
+        for k, chunk in enumerate(chunks):  # taken by a worker that died before sending it
+            if not done[k]:
+                for rel in chunk:
+                    out[rel] = (self._read_here(rel, sidecar), None, False)
+                self.step(len(chunk))
+
+
+def _next_chunk(counter, total: int) -> int | None:
+    """The next chunk's number from the pool's shared counter, None when all are taken."""
+    with counter.get_lock():
+        k = counter.value
+        if k >= total:
+            return None
+        counter.value = k + 1
+        return k
+
+
+def _pool_worker(task: tuple[Path, list[list[str]], set[str], Reader | None, bool], counter, send) -> None:
+    """A pool worker: take chunks until none is left, send each back as it is read."""
+    root, chunks, sidecar, reader, for_cache = task
+    dump = cache_mod.dumps if reader is None else functools.partial(pickle.dumps, protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        while (k := _next_chunk(counter, len(chunks))) is not None:
+            batch = _read_chunk(root, [(rel, rel in sidecar) for rel in chunks[k]], reader, for_cache)
+            send.send_bytes(dump((k, batch)))
+    except (BrokenPipeError, KeyboardInterrupt):  # the main process has stopped listening
+        pass
+    finally:
+        send.close()
 
 
 def _now_ns() -> int:
@@ -528,7 +588,8 @@ def _combine(root: Path, found, results: Iterable[tuple[str, ReadResult, object]
         meshes += result.meshes
         scenes += result.scenes
         findings += result.findings
-        _keep_engine(rel, eng, engine, findings)
+        if eng is not None:
+            _keep_engine(rel, eng, engine, findings)
     # Images a glTF references but discovery did not list (excluded, or a `gltf` follow scan)
     read_paths = {t.path for t in textures} | set(found.files)
     follow: list[str] = []

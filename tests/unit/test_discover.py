@@ -45,6 +45,15 @@ def test_walk_lists_supported_files_sorted(tree: Path) -> None:
     )
     assert d.findings == ()
     assert d.skipped == 3  # readme.txt, notes.md, rock.bin; sidecars are not counted
+    # every folder walked, and the one holding engine sidecars (the scan looks only there)
+    assert d.listed == {"", "build", "meshes", "src", "src/build", "tex", "tex/sub"}
+    assert d.with_sidecars == {"tex"}
+
+
+def test_the_folders_listed_are_the_same_with_globs(tree: Path) -> None:
+    d = discover(tree, exclude=["src/"], include=["*.png", "*.tga"])
+    assert d.files == ("a.png", "build/out.png", "tex/d.tga")
+    assert d.listed == {"", "build", "meshes", "tex", "tex/sub"} and d.with_sidecars == {"tex"}
 
 
 def test_exclude_folder_pattern_at_any_depth(tree: Path) -> None:
@@ -75,6 +84,8 @@ def test_explicit_paths(tree: Path) -> None:
     d = discover(tree, paths=[Path("a.png"), tree / "tex", Path("readme.txt"), Path("tex/d.tga.import"), Path("missing.png")])
     assert d.files == ("a.png", "tex/c.ktx2", "tex/d.tga", "tex/sub/e.exr")
     assert _codes(d) == [("readme.txt", "TB002"), ("missing.png", "TB005")]
+    # a named file's folder is not listed: the scan looks for its sidecar itself
+    assert d.listed == {"tex", "tex/sub"} and d.with_sidecars == {"tex"}
 
 
 def test_explicit_path_outside_root(tree: Path, tmp_path_factory: pytest.TempPathFactory) -> None:

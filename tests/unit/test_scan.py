@@ -18,6 +18,7 @@ import struct
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -303,6 +304,28 @@ def test_the_pool_gives_the_same_scan(tree, monkeypatch):
 def test_the_pool_runs_a_custom_reader(tree, monkeypatch):
     monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
     assert same(read_scene(tree, CONFIG, jobs=2, reader=_plain_reader), read_scene(tree, CONFIG, jobs=1, reader=_plain_reader))
+
+
+_MAIN_PID = os.getpid()
+
+
+def _reader_dying_in_a_worker(args: tuple[Path, str]) -> tuple[str, ReadResult, object]:
+    """Dies in a pool worker (leaving a mark); reads slowly here, so the worker takes chunks."""
+    if os.getpid() != _MAIN_PID:
+        (args[0].parent / f"died-{os.getpid()}").touch()
+        os._exit(3)
+    time.sleep(0.002)
+    return _plain_reader(args)
+
+
+def test_chunks_a_dead_worker_took_are_read_here(tree, monkeypatch):
+    monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
+    monkeypatch.setattr(scan_mod, "POOL_CHUNK", 16)
+    seen: list[tuple[int, int]] = []
+    pooled = read_scene(tree, CONFIG, jobs=2, reader=_reader_dying_in_a_worker, progress=lambda d, t: seen.append((d, t)))
+    assert list(tree.parent.glob("died-*"))  # the worker took a chunk and died in it
+    assert same(pooled, read_scene(tree, CONFIG, jobs=1, reader=_plain_reader))
+    assert seen[-1] == (122, 122)
 
 
 def test_below_the_threshold_no_pool_is_started(tree, monkeypatch):
