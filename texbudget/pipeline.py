@@ -25,6 +25,7 @@ from texbudget.model import (
     TextureCost,
     TextureFacts,
     TexturePlan,
+    builder,
 )
 from texbudget.policy import Rule
 from texbudget.scan import Scan, gc_paused
@@ -226,13 +227,14 @@ def _evaluate(scan: Scan, settings: Settings) -> Report:
     }
     results = tuple(budget_mod.assess(inputs[s.quality], s, settings.budget, cards) for s in scenarios)
     users = prepared.users
+    texture_row, mesh_row = builder(TextureRow), builder(MeshRow)  # a row per asset: built cheaply
     tex_rows = tuple(
-        TextureRow(facts, cost.plan, cost, users.get(facts.path, ()))
+        texture_row(facts, cost.plan, cost, users.get(facts.path, ()))
         for facts, cost in zip(scan.textures, planned[qualities[0]], strict=True)
     )
     first_accel = acceleration.get(vendors[0]) if vendors else None
     blas_by_path = dict(first_accel.per_mesh) if first_accel else {}
-    mesh_rows = tuple(MeshRow(m, c, blas_by_path.get(c.path)) for m, c in zip(scan.meshes, mesh_costs, strict=True))
+    mesh_rows = tuple(mesh_row(m, c, blas_by_path.get(c.path)) for m, c in zip(scan.meshes, mesh_costs, strict=True))
     return Report(
         root=scan.root, settings=settings, textures=tex_rows, meshes=mesh_rows,
         findings=scan.findings + unused_textures(users, tex_rows), scenarios=results,
