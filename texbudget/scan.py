@@ -366,7 +366,7 @@ class _Job:
     storing what was read, and the progress count."""
 
     def __init__(self, root: Path, cache: cache_mod.Cache | None, reader: Reader, jobs: int | None,
-                 progress: Progress | None, total: int, plain_folders: frozenset[str] = frozenset()) -> None:
+                 progress: Progress | None, total: int, without_sidecars: frozenset[str] = frozenset()) -> None:
         self.root = root
         self.root_str = os.fspath(root)
         self.cache = cache
@@ -375,7 +375,7 @@ class _Job:
         self.progress = progress
         self.total = total
         self.done = 0
-        self.folders = _Folders(root, plain_folders)  # folders discovery saw no sidecar in
+        self.folders = _Folders(root, without_sidecars)  # folders discovery saw no sidecar in
         self.followed: set[str] = set()
 
     def step(self, n: int) -> None:
