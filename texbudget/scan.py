@@ -187,7 +187,7 @@ class _Folders:
     """Engine sidecars per folder, from one listing each: name -> stat of the sidecar.
     ``without``: folders known to hold none (discovery listed them and saw none)."""
 
-    def __init__(self, root: Path, without: frozenset[str] | set[str] = frozenset()) -> None:
+    def __init__(self, root: Path, without: frozenset[str] = frozenset()) -> None:
         self.root = root
         self.without = without
         self.listed: dict[str, dict[str, os.stat_result | None]] = {}
@@ -501,6 +501,12 @@ class _Job:
                 workers.append((worker, receive))
             live = [receive for _, receive in workers]
 
+            def read_here(k: int) -> None:
+                for rel in chunks[k]:
+                    out[rel] = (self._read_here(rel, sidecar), None, False)
+                done[k] = True
+                self.step(len(chunks[k]))
+
             def take(receive: Any) -> bool:
                 """One message from a worker into ``out``; False at its end."""
                 try:
@@ -516,27 +522,22 @@ class _Job:
                 return True
 
             while (k := _next_chunk(counter, len(chunks))) is not None:
-                for rel in chunks[k]:
-                    out[rel] = (self._read_here(rel, sidecar), None, False)
-                done[k] = True
-                self.step(len(chunks[k]))
+                read_here(k)
                 for receive in list(live):
                     while receive in live and receive.poll() and take(receive):
                         pass
             while live:  # this process is done: wait for the workers' last chunks
                 for ready in wait(live):
                     take(ready)
+            for k in range(len(chunks)):  # taken by a worker that died before sending it
+                if not done[k]:
+                    read_here(k)
         finally:
             for worker, receive in workers:
                 if worker.is_alive() and not all(done):
                     worker.terminate()
                 worker.join()
                 receive.close()
-        for k, chunk in enumerate(chunks):  # taken by a worker that died before sending it
-            if not done[k]:
-                for rel in chunk:
-                    out[rel] = (self._read_here(rel, sidecar), None, False)
-                self.step(len(chunk))
 
 
 def _next_chunk(counter, total: int) -> int | None:
