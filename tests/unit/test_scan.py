@@ -357,6 +357,28 @@ def test_garbage_collection_is_back_on_afterwards(tree):
         gc.enable()
 
 
+def test_what_a_read_built_is_not_walked_by_the_collector_after(tree):
+    """The facts a read builds live on: they go to the oldest generation whole, instead of
+    setting off a collection that walks them all the moment the collector is back on."""
+    walked: list[int] = []
+
+    def seen(phase: str, info: dict) -> None:
+        if phase == "start":
+            walked.append(info["generation"])
+
+    scan = read_scene(tree, CONFIG, jobs=1, use_cache=False)
+    gc.collect()
+    gc.callbacks.append(seen)
+    try:
+        scan = read_scene(tree, CONFIG, jobs=1, use_cache=False)
+        young = gc.get_count()[0]
+        [object() for _ in range(100)]
+    finally:
+        gc.callbacks.remove(seen)
+    assert scan.textures
+    assert young < 100 and walked == [] and gc.get_freeze_count() == 0
+
+
 # --- concurrent runs ----------------------------------------------------------------------------
 
 
