@@ -4,6 +4,7 @@ LOD names, and broken, hostile and oversized files as findings."""
 from __future__ import annotations
 
 import builtins
+import gc
 import struct
 import subprocess
 import sys
@@ -164,3 +165,26 @@ def test_trimesh_is_imported_only_when_a_mesh_file_is_read(tmp_path):
         "assert 'trimesh' in sys.modules and r.meshes[0].triangles == 2\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[2])
+
+
+def test_a_paused_collector_keeps_no_trimesh_garbage(tmp_path: Path) -> None:
+    """trimesh's meshes are reference cycles holding their arrays; a scan reads with the
+    collector paused (worker processes too), so the reader frees each file's cycles itself,
+    and what older objects were frozen stays in the collector's care after."""
+    for n in range(12):
+        (tmp_path / f"quad_{n}.obj").write_text(QUAD_OBJ)
+        (tmp_path / f"grid_{n}.ply").write_bytes(grid_ply(4 + n, 3))
+    read(tmp_path, "quad_0.obj")  # trimesh imported, its one-time garbage collected
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        for n in range(12):
+            assert read(tmp_path, f"quad_{n}.obj").meshes[0].triangles == 2
+            assert read(tmp_path, f"grid_{n}.ply").meshes[0].triangles == 2 * (3 + n) * 2
+        left = gc.collect()
+    finally:
+        if was:
+            gc.enable()
+    assert left == 0, f"{left} objects in reference cycles were left for the collector"
+    assert gc.get_freeze_count() == 0
