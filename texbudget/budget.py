@@ -59,7 +59,7 @@ import bisect
 import difflib
 import re
 import tomllib
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -993,6 +993,7 @@ class _Registry:
         # per texture, the groups it is in (one tuple per distinct combination)
         self.member_groups: Sequence[tuple[int, ...]] = [shared.setdefault(t, t) for t in map(tuple, member_groups)]
         self.group_full0, self.group_floor0 = tuple(group_full), tuple(group_floor)
+        self._parts: dict[int, tuple[tuple[tuple[int, ...], list[int]], ...]] = {}
         self.full0 = inputs.texture_allocated_bytes
         self.floor0 = sum(floors) if floors else self.full0
 
@@ -1027,6 +1028,23 @@ class _Registry:
             return self._register(ident, plan, opaque, True, alloc, floor)
         a2, f2 = _state(dropped, self.model, keep)
         return self._register(ident, plan, opaque, True, alloc, floor, alloc - a2, floor - f2, -1)
+
+    def parts(self, g: int) -> tuple[tuple[tuple[int, ...], list[int]], ...]:
+        """Group ``g``'s members split by the groups each is in (``g`` and at most a folder or
+        a role): what a drop of ``g`` changes in each of those groups is summed over one
+        part (made once per group, on its first drop)."""
+        found = self._parts.get(g)
+        if found is None:
+            by: dict[tuple[int, ...], list[int]] = {}
+            member_groups = self.member_groups
+            for i in self.groups[g][1]:
+                key = member_groups[i]
+                if key in by:
+                    by[key].append(i)
+                else:
+                    by[key] = [i]
+            found = self._parts[g] = tuple(by.items())
+        return found
 
     def drop_target(self, cid: int) -> int | None:
         """The state after dropping one more top level (None: one level is left)."""
@@ -1197,7 +1215,6 @@ class _LargestFirst(_Sequence):
     def __init__(self, reg: _Registry, settings: BudgetSettings, start: _Scene,
                  scenario: Scenario | None = None, *, scene: bool = False) -> None:
         self.reg, self.settings, self.scenario, self.scene = reg, settings, scenario, scene
-        self.tex = self
         self.cls = list(reg.cls0)
         self.count = dict(reg.base_count)
         self.groups = _GroupSavings(reg.group_full0, reg.group_floor0)
@@ -1212,6 +1229,10 @@ class _LargestFirst(_Sequence):
         self.snapshots: dict[int, list[int]] = {0: list(reg.cls0)}  # states after k texture steps
         self.tex_steps = 0
         self.steps, self.states, self.done = [], [start], False
+
+    @property
+    def tex(self) -> _LargestFirst:  # type: ignore[override]  # itself; a property, not a cycle
+        return self
 
     # -- which texture of a state a change names
     def states_at(self, tp: int) -> list[int]:
@@ -1332,40 +1353,46 @@ class _LargestFirst(_Sequence):
 
     def _drop_group(self, g: int, scene: _Scene) -> tuple[_Delta, _Scene]:
         """Drop one top level of every member of group ``g`` that has more than one. A role's
-        drop moves a third of the textures, so the work per member is done by C loops: read
-        the members' states, map them to the states after the drop, write them back, and
-        count the moves per (old state, the member's groups); the sums are made per count."""
+        drop moves a third of the textures of the scene and changes every folder that holds
+        that role, so the work per member is done by C loops: the members' states are read,
+        counted and written back with ``map``, and each other group's change is summed over
+        the members it shares with ``g`` (``_Registry.parts``); Python loops go over states
+        and groups only."""
         reg, cls = self.reg, self.cls
         members = reg.groups[g][1]  # at least two, in scan order
         before = itemgetter(*members)(cls)
-        to: dict[int, int | None] = {}  # state -> state after the drop (None: one level left)
-        for c in dict.fromkeys(before):
-            t = to[c] = reg.drop_target(c)
-            if t is not None:
-                self._entered(t, members[before.index(c)])
-        after = {c: c if t is None else t for c, t in to.items()}
-        for i, t in zip(members, map(after.__getitem__, before), strict=True):
-            cls[i] = t
-        moved = Counter(zip(before, map(reg.member_groups.__getitem__, members), strict=True))
+        counted = Counter(before)
+        first = dict(zip(reversed(before), reversed(members), strict=True))  # per state, its first member
+        # states are registered in the order the members are in (their numbers break ties)
+        to: dict[int, int | None] = {c: reg.drop_target(c) for c in counted}  # None: one level left
+        d_full: dict[int, int] = {}  # state -> what the drop changes in its group savings
+        d_floor: dict[int, int] = {}
         counts: dict[int, int] = {}
-        changed: dict[int, tuple[int, int]] = {}
         full, floor = scene.full, scene.floor
         for t in to.values():
             if t is not None:
                 reg.activate(t)
-        for (c, in_groups), n in moved.items():
+        for c, n in counted.items():
             t = to[c]
             if t is None:
+                d_full[c] = d_floor[c] = 0
                 continue
+            self._entered(t, first[c])
             counts[c] = counts.get(c, 0) - n
             counts[t] = counts.get(t, 0) + n
             full += n * (reg.alloc[t] - reg.alloc[c])
             floor += n * (reg.floor[t] - reg.floor[c])
-            df, dfl = n * (reg.dfull[t] - reg.dfull[c]), n * (reg.dfloor[t] - reg.dfloor[c])
-            if df or dfl:
+            d_full[c], d_floor[c] = reg.dfull[t] - reg.dfull[c], reg.dfloor[t] - reg.dfloor[c]
+        changed: dict[int, tuple[int, int]] = {}
+        for in_groups, shared in reg.parts(g):
+            states = list(map(cls.__getitem__, shared))
+            a, b = sum(map(d_full.__getitem__, states)), sum(map(d_floor.__getitem__, states))
+            if a or b:
                 for h in in_groups:
-                    a, b = changed.get(h, (0, 0))
-                    changed[h] = (a + df, b + dfl)
+                    x, y = changed.get(h, (0, 0))
+                    changed[h] = (x + a, y + b)
+        after = {c: c if t is None else t for c, t in to.items()}
+        deque(map(cls.__setitem__, members, map(after.__getitem__, before)), maxlen=0)
         for c, n in counts.items():
             self.count[c] = self.count.get(c, 0) + n
         groups = {h: d for h, d in sorted(changed.items()) if d != (0, 0)}
