@@ -470,3 +470,29 @@ def test_sarif_validator_rejects_bad_documents() -> None:
     ):
         with pytest.raises(AssertionError):
             validate(bad, "sarifLog")
+
+
+def test_people_reports_list_the_largest_fixes_and_sum_the_rest(scene: Path) -> None:
+    """A scene far over budget gets hundreds of one-texture steps: text and Markdown list the
+    first MAX_FIXES_SHOWN and sum the rest on one line; the together line still counts all."""
+    from dataclasses import replace
+
+    from texbudget.model import Fix
+    from texbudget.report import markdown, text
+    from texbudget.units import human_bytes
+
+    report = _report(scene)
+    over = next(s for s in report.scenarios if any(c.verdict == "over" and c.name == "1GB" for c in s.cards))
+    shown = text.MAX_FIXES_SHOWN
+    many = tuple(Fix("1GB", "compress to BC7_SRGB", f"ui/icon_{i:03}.png", (100 - i) * 1024 * 1024, kind="compress")
+                 for i in range(shown + 7))
+    report = replace(report, scenarios=(replace(over, fixes=many),))
+    rest_mib = sum(100 - i for i in range(shown, shown + 7))
+    for out in (text.render(report), markdown.render(report)):
+        lines = out.splitlines()
+        listed = [line for line in lines if "compress to BC7_SRGB" in line]
+        assert len(listed) == shown and "ui/icon_000.png" in listed[0] and f"icon_{shown - 1:03}" in listed[-1]
+        assert sum(f"… and 7 smaller changes: save {rest_mib}.00 MiB more" in line for line in lines) == 1
+        assert sum(f"together: {human_bytes(sum(f.saves_bytes for f in many))}" in line for line in lines) == 1
+    exactly = replace(report, scenarios=(replace(over, fixes=many[:shown]),))
+    assert "smaller changes" not in text.render(exactly) + markdown.render(exactly)

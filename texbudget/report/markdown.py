@@ -9,6 +9,7 @@ code spans; ``|`` in free text is escaped so a cell never breaks a table.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 
 from texbudget import findings as findings_mod
 from texbudget.model import ScenarioResult
@@ -20,6 +21,7 @@ from texbudget.report.text import (
     findings_by_code,
     gib,
     scenario_label,
+    shown_fixes,
 )
 from texbudget.units import human_bytes
 
@@ -105,9 +107,12 @@ def fixes_section(scenarios: Sequence[ScenarioResult]) -> list[str]:
             if not fixes:
                 lines.append("  - no texture or scene change found; drop the card, resolution or RT setting")
                 continue
-            for f in fixes:
+            shown, rest = shown_fixes(fixes, attrgetter("saves_bytes"))
+            for f in shown:
                 est = " (estimate)" if f.estimate else ""
                 lines.append(f"  - {action_text(f.action, f.path)}: saves {human_bytes(f.saves_bytes)}{est}")
+            if rest:
+                lines.append(f"  - {cell(rest)}")
             saved = sum(f.saves_bytes for f in fixes)
             enough = card.free_bytes + saved >= card.headroom_bytes
             lines.append(f"  - together: {human_bytes(saved)} — {'enough to fit' if enough else 'not enough on its own'}")

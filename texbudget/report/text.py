@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from operator import itemgetter
+from typing import TypeVar
 
 from texbudget.model import CardVerdict, Finding, ScenarioResult
 from texbudget.pipeline import Report
 from texbudget.units import GIB, human_bytes
+
+T = TypeVar("T")
 
 SYMBOL = {"fits": "✓", "tight": "!", "over": "✗"}
 _COLOUR = {"fits": "\033[32m", "tight": "\033[33m", "over": "\033[31m"}
@@ -86,6 +90,23 @@ def top_assets(report: Report, n: int = 10) -> list[str]:
     return lines
 
 
+#: Fixes listed per card in a report for people; the rest are summed on one line (the JSON,
+#: CSV and SARIF reports list every one). A scene far over budget gets hundreds of
+#: one-texture steps, which no one reads and which would push a pull-request comment over
+#: its size limit.
+MAX_FIXES_SHOWN = 15
+
+
+def shown_fixes(fixes: Sequence[T], saves: Callable[[T], int]) -> tuple[Sequence[T], str | None]:
+    """The first ``MAX_FIXES_SHOWN`` fixes (largest first, as the search found them), and
+    the line that sums the rest (None when none is left out)."""
+    if len(fixes) <= MAX_FIXES_SHOWN:
+        return fixes, None
+    rest = fixes[MAX_FIXES_SHOWN:]
+    saved = human_bytes(sum(map(saves, rest)))
+    return fixes[:MAX_FIXES_SHOWN], f"… and {len(rest)} smaller changes: save {saved} more (--format json lists every one)"
+
+
 def fixes_section(scenarios: Sequence[ScenarioResult]) -> list[str]:
     """The fixes of every over or tight cell; cells of one card with the same fixes are
     listed together."""
@@ -102,9 +123,12 @@ def fixes_section(scenarios: Sequence[ScenarioResult]) -> list[str]:
         free = human_bytes(frees[0], signed=True) + ("" if frees[0] == frees[-1] else f" to {human_bytes(frees[-1], signed=True)}")
         labels = ", ".join(scenario_label(s) for s, _ in cells)
         lines.append(f"{card_name}, {labels} ({verdicts}, {free} free):")
-        for action, path, saves in fixes:
+        shown, rest = shown_fixes(fixes, itemgetter(2))
+        for action, path, saves in shown:
             where = f" {path}" if path and path not in action else ""
             lines.append(f"  - {action}{where}: saves {human_bytes(saves)}")
+        if rest:
+            lines.append(f"  - {rest}")
         saved = sum(x[2] for x in fixes)
         fits = all(c.free_bytes + saved >= c.headroom_bytes for _, c in cells)
         lines.append(f"    together: {human_bytes(saved)}{' — enough to fit' if fits else ' — not enough on its own'}")
