@@ -308,13 +308,16 @@ def read_scene(
             return read_scene(root, config, paths, jobs=jobs, progress=progress, reader=reader, cache=opened)
     found = discover(root, config["scan.include"], config["scan.exclude"], paths)
     files = list(found.files)
+    following = paths is None and config["scan.follow"] == "gltf"
+    if following:
+        files = [rel for rel in files if rel.lower().endswith(_SCENES)]  # and what they reference
     active = cache if reader is _read_one else None
     before = active.counts() if active is not None else (0, 0, 0, 0)
     job = _Job(root, active, reader, jobs, progress, len(files), found.listed - found.with_sidecars)
     with gc_paused():
         values = job.read(files)
         results = [(rel, *values[rel]) for rel in files]
-        scan = _combine(root, found, results, job)
+        scan = _combine(root, found, files if following else None, results, job)
     if active is not None:
         if paths is None:
             active.prune(set(files) | job.followed)
@@ -584,7 +587,10 @@ def _keep_engine(rel: str, eng: object, engine: dict, findings: list[Finding]) -
         findings.extend(eng.findings)
 
 
-def _combine(root: Path, found, results: Iterable[tuple[str, ReadResult, object]], job: _Job) -> Scan:
+def _combine(root: Path, found, following: list[str] | None, results: Iterable[tuple[str, ReadResult, object]], job: _Job) -> Scan:
+    """The scan from the files read (all that discovery ``found``, or under ``[scan] follow
+    = "gltf"`` the glTF/GLB files in ``following``), with the images their scenes use that
+    were not read yet (excluded from discovery, or not read under ``follow``)."""
     textures: list[TextureFacts] = []
     meshes: list[MeshFacts] = []
     scenes: list[SceneFacts] = []
@@ -597,8 +603,7 @@ def _combine(root: Path, found, results: Iterable[tuple[str, ReadResult, object]
         findings += result.findings
         if eng is not None:
             _keep_engine(rel, eng, engine, findings)
-    # Images a glTF references but discovery did not list (excluded, or a `gltf` follow scan)
-    read_paths = {t.path for t in textures} | set(found.files)
+    read_paths = {t.path for t in textures} | set(found.files if following is None else following)
     follow: list[str] = []
     for scene in scenes:
         for tex, _, _ in scene.texture_usage:
@@ -616,5 +621,6 @@ def _combine(root: Path, found, results: Iterable[tuple[str, ReadResult, object]
             _keep_engine(tex, eng, engine, findings)
     return Scan(
         root=root, textures=tuple(textures), meshes=tuple(meshes), scenes=tuple(scenes),
-        findings=tuple(findings), engine=engine, files=tuple(found.files), skipped=found.skipped,
+        findings=tuple(findings), engine=engine, skipped=found.skipped,
+        files=found.files if following is None else tuple(sorted({*following, *follow})),
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -111,8 +112,10 @@ def test_picker_options_and_the_one_in_force():
 # --- scanning -------------------------------------------------------------------------------
 
 
-def test_batches_hold_what_one_read_scene_returns():
+@pytest.mark.parametrize("follow", ["tree", "gltf"])
+def test_batches_hold_what_one_read_scene_returns(follow):
     config = config_mod.load_for(DEMO)
+    config = replace(config, sections={**config.sections, "scan": {**config.sections["scan"], "follow": follow}})
     seen: list[tuple[int, int]] = []
     parts = list(scanning.read_in_batches(DEMO, config, progress=lambda d, n: seen.append((d, n)), first=4))
     assert parts[0].files and not parts[0].textures  # discovery first
@@ -125,10 +128,13 @@ def test_batches_hold_what_one_read_scene_returns():
     assert {m.path: m for m in merged.meshes} == {m.path: m for m in whole.meshes}
     assert set(merged.findings) == set(whole.findings)
     assert merged.files == whole.files
+    # the demo's old cart textures are in the tree, and no material uses them
+    assert any("old_cart" in t.path for t in whole.textures) == (follow == "tree")
     # each file read once: the scene batch reads the images its glTF references
     read = [t.path for p in parts for t in p.textures]
     assert len(read) == len(set(read))
-    assert seen[0] == (0, len(whole.files)) and seen[-1][0] == seen[-1][1]
+    # under follow = "gltf" the images are known once the scene is read: the total grows
+    assert seen[0] == (0, len(whole.files) if follow == "tree" else 1) and seen[-1][0] == seen[-1][1]
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 

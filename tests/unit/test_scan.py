@@ -237,6 +237,23 @@ def test_images_a_gltf_follows_outside_discovery_are_cached_and_kept(tree):
     assert (warm.cache.hits, warm.cache.misses, warm.cache.pruned) == (122, 0, 0)
 
 
+def test_follow_gltf_reads_the_scenes_and_the_images_they_use(tree):
+    whole = read_scene(tree, CONFIG, jobs=1)
+    config = config_mod.load(_config(tree, 'follow = "gltf"'))
+    scan = read_scene(tree, config, jobs=1)
+    scenes = {f for f in whole.files if f.endswith((".glb", ".gltf"))}
+    used = {tex for s in whole.scenes for tex, _, _ in s.texture_usage if "#" not in tex}
+    assert len(scenes) > 10 and "scene/wall.png" in used and len(used) < len(whole.textures) / 2
+    assert set(scan.files) == scenes | used
+    assert {t.path: t for t in scan.textures} == {t.path: t for t in whole.textures if t.path in used}
+    assert scan.meshes == whole.meshes and scan.scenes == whole.scenes
+    for cached in (read_scene(tree, config, jobs=1, use_cache=True), read_scene(tree, config, jobs=1, use_cache=True)):
+        assert same(scan, cached)
+    # files named on the command line are read as given
+    png = "characters/set_0000/char_000000.png"
+    assert png not in used and [t.path for t in read_scene(tree, config, [tree / png], jobs=1).textures] == [png]
+
+
 def _config(tree: Path, scan_section: str) -> Path:
     path = tree / "texbudget.toml"
     path.write_text(f"[scan]\n{scan_section}\n")

@@ -54,13 +54,16 @@ def read_in_batches(
     (``first``, 2×``first``, … up to ``largest``), so the screen fills in at once and every
     file is read once."""
     found = discover(root, config["scan.include"], config["scan.exclude"], paths)
-    yield Scan(root=root, findings=found.findings, files=found.files, skipped=found.skipped)
-    total = len(found.files)
+    scenes = [f for f in found.files if is_scene(f)]
+    # [scan] follow = "gltf": the scenes and the images they use (read with them) only
+    follow = paths is None and config["scan.follow"] == "gltf"
+    others = [] if follow else [f for f in found.files if not is_scene(f)]
+    listed = tuple(scenes) if follow else found.files
+    yield Scan(root=root, findings=found.findings, files=listed, skipped=found.skipped)
+    total = len(listed)
     done = 0
     if progress:
         progress(0, total)
-    scenes = [f for f in found.files if is_scene(f)]
-    others = [f for f in found.files if not is_scene(f)]
     size = first
     while scenes or others:
         if scenes:
@@ -81,7 +84,7 @@ def read_in_batches(
         yield Scan(
             root=root, textures=part.textures, meshes=part.meshes, scenes=part.scenes,
             findings=tuple(f for f in part.findings if f not in found.findings), engine=part.engine,
-            files=tuple(batch), cache=part.cache,
+            files=tuple(sorted({*batch, *followed})) if follow else tuple(batch), cache=part.cache,
         )
 
 
