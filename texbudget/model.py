@@ -168,6 +168,9 @@ class SceneFacts:
     path: str
     instances: tuple[tuple[str, int], ...] = ()  # mesh path -> instance count
     texture_usage: tuple[tuple[str, str, str], ...] = ()  # (texture path, user, slot)
+    # images that are only the fallback ``source`` of textures whose extension source
+    # (KHR_texture_basisu, EXT_texture_webp, …) is the one used: never loaded with it
+    fallbacks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -91,6 +91,9 @@ class _Prepared:
     slots: Mapping[str, tuple[str, ...]]  # texture path -> glTF slots it fills
     own_roles: tuple[tuple[str, str], ...]  # per scan texture: policy.content_role
     opaque: frozenset[str]  # paths of the textures without alpha
+    # images that are only a glTF texture's fallback (SceneFacts.fallbacks) and that no
+    # material uses otherwise: an engine that reads the extension never loads them
+    fallbacks: frozenset[str] = frozenset()
 
 
 #: The last scan prepared and what was found. Keyed on the Scan object itself (identity; a
@@ -122,6 +125,7 @@ def _prepare(scan: Scan) -> _Prepared:
     prepared = _Prepared(
         users={tex: tuple(u) for tex, u in users.items()}, slots=found, own_roles=tuple(own_roles),
         opaque=frozenset(f.path for f in scan.textures if not f.alpha),
+        fallbacks=frozenset(path for scene in scan.scenes for path in scene.fallbacks if path not in users),
     )
     _prepared = (scan, prepared)
     return prepared
@@ -144,11 +148,25 @@ def instance_counts(scan: Scan, overrides: Sequence[tuple[str, int]]) -> dict[st
 
 
 def _plan_textures(scan: Scan, prepared: _Prepared, settings: Settings, quality: str) -> tuple[TextureCost, ...]:
-    """Every texture decided and priced at one quality tier (a cost holds its plan)."""
-    return policy.decide_all(
+    """Every texture decided and priced at one quality tier (a cost holds its plan); a
+    glTF texture's fallback image is not counted (``FALLBACK``)."""
+    model = settings.budget.allocation_model
+    costs = policy.decide_all(
         scan.textures, replace(settings.policy, quality=quality), settings.rules, scan.engine,
-        prepared.slots, prepared.own_roles, settings.budget.allocation_model,
+        prepared.slots, prepared.own_roles, model,
     )
+    if not prepared.fallbacks:
+        return costs
+    return tuple(
+        policy.price(replace(c.plan, ignored=True, decided_by=f"{FALLBACK}; {c.plan.decided_by}"), model)
+        if c.plan.path in prepared.fallbacks and not c.plan.ignored else c
+        for c in costs
+    )
+
+
+#: Why a fallback image costs nothing.
+FALLBACK = ("only the fallback source of a glTF texture whose extension source (KHR_texture_basisu, "
+            "EXT_texture_webp, …) is used: not counted")
 
 
 def price_meshes(scan: Scan, settings: Settings) -> tuple[MeshCost, ...]:

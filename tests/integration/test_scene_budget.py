@@ -73,3 +73,29 @@ def test_instances_from_config(capsys, tmp_path):
     tlas = bvh.estimate_tlas(prof, 540)
     blas = sum(bvh.estimate_blas(prof, t).resident_bytes for t in (2, 3))
     assert data["scenarios"][0]["bytes"]["acceleration_structures"] == blas + tlas.tlas_bytes + 64 * 540
+
+
+def test_a_basisu_texture_counts_its_ktx2_not_its_fallback(capsys, tmp_path):
+    """KHR_texture_basisu: an engine that reads the extension loads the KTX2 and never the
+    fallback PNG, so the PNG counts nothing (and is not "unused"); a PNG a material uses
+    directly still counts."""
+    from tests.readers import factories as fx
+    from texbudget.pipeline import FALLBACK
+
+    fx.write(tmp_path, "rock.ktx2", fx.ktx2_bytes(256, 256, levels=9))  # BC7 UNORM, a full chain
+    fx.write(tmp_path, "rock.png", fx.png_bytes(256, 256))
+    fx.write(tmp_path, "moss.png", fx.png_bytes(64, 64))
+    b = GltfBuilder()
+    ktx, png, moss = b.add_image_uri("rock.ktx2", mimeType="image/ktx2"), b.add_image_uri("rock.png"), b.add_image_uri("moss.png")
+    b.add_material(pbrMetallicRoughness={"baseColorTexture": {"index": b.add_texture(png, KHR_texture_basisu={"source": ktx})}},
+                   occlusionTexture={"index": b.add_texture(moss)})
+    b.add_scene([b.add_node(mesh=triangle_mesh(b, 3, [0, 1, 2], material=0))])
+    b.write_glb(tmp_path / "level.glb")
+    (tmp_path / "texbudget.toml").write_text('[budget]\ncards = ["8GB"]\nresolutions = ["1080p"]\nrt = ["off"]\n', encoding="utf-8")
+    data = _scan(capsys, tmp_path)
+    textures = {t["path"]: t for t in data["textures"]}
+    assert textures["rock.png"]["allocated_bytes"] == 0 and textures["rock.png"]["decided_by"].startswith(FALLBACK)
+    assert textures["rock.ktx2"]["allocated_bytes"] > 0 and textures["moss.png"]["allocated_bytes"] > 0
+    counted = textures["rock.ktx2"]["allocated_bytes"] + textures["moss.png"]["allocated_bytes"]
+    assert data["scenarios"][0]["bytes"]["textures"] == counted
+    assert not [f for f in data["findings"] if f["code"] == "TB006"]

@@ -324,6 +324,33 @@ def test_materials_resolve_slots_to_image_identities(tmp_path):
     assert [(t.path, t.container, t.width, t.height, t.channels) for t in r.textures] == [
         ("levels/a.glb#image/0", "png", 64, 32, 4), ("levels/a.glb#image/3", "png", 4, 4, 1)]
     assert r.meshes[0].primitives[0].material == "levels/a.glb#material/0"
+    # rock a.png is the basisu texture's fallback, but the normal slot uses it as itself
+    assert r.scenes[0].fallbacks == ()
+
+
+def test_fallback_images_of_extension_textures_are_listed(tmp_path):
+    """An image that is only the fallback ``source`` of textures whose KHR_texture_basisu (or
+    EXT_texture_webp) source is the one used is never loaded with it: the scene lists it."""
+    b = GltfBuilder()
+    ktx = b.add_image_uri("rock.ktx2", mimeType="image/ktx2")
+    png = b.add_image_uri("rock.png")
+    embedded = b.add_image_view(png_bytes(16, 16))
+    webp = b.add_image_uri("moss.webp", mimeType="image/webp")
+    shared = b.add_image_view(png_bytes(8, 8))  # a fallback here, used as itself below
+    t_rock = b.add_texture(png, KHR_texture_basisu={"source": ktx})
+    t_moss = b.add_texture(embedded, EXT_texture_webp={"source": webp})
+    t_grass = b.add_texture(shared, KHR_texture_basisu={"source": ktx})
+    t_plain = b.add_texture(shared)
+    b.add_material(pbrMetallicRoughness={"baseColorTexture": {"index": t_rock}, "metallicRoughnessTexture": {"index": t_moss}},
+                   normalTexture={"index": t_grass}, occlusionTexture={"index": t_plain})
+    b.add_scene([b.add_node(mesh=triangle_mesh(b, 3, [0, 1, 2], material=0))])
+    b.write_glb(tmp_path / "a.glb")
+    for name in ("rock.ktx2", "rock.png", "moss.webp"):
+        (tmp_path / name).write_bytes(b"located, not read by the glTF reader")
+    r = read(tmp_path, "a.glb")
+    assert not r.findings
+    assert r.scenes[0].fallbacks == ("rock.png", "a.glb#image/2")
+    assert [u[0] for u in r.scenes[0].texture_usage] == ["rock.ktx2", "moss.webp", "rock.ktx2", "a.glb#image/4"]
 
 
 def test_data_uri_image_and_jpeg_mime(tmp_path):

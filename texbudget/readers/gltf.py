@@ -26,7 +26,9 @@ What is read:
   its mesh skinned. LODs come from MSFT_lod (LOD0 is the node's mesh) or ``_LODn`` names.
 - **Materials**: every ``*Texture`` slot of the core material and its extensions, resolved
   through the texture's source (KHR_texture_basisu, EXT_texture_webp, EXT_texture_avif and
-  MSFT_texture_dds preferred over the fallback ``source``) to the image's identity.
+  MSFT_texture_dds preferred over the fallback ``source``) to the image's identity. An image
+  that is only ever such a fallback is listed in ``SceneFacts.fallbacks`` (the pipeline does
+  not count it; an embedded one is still read, for its findings).
 
 Hostile input: the JSON is refused above 64 MiB or above 1,000,000 objects and arrays or
 4,000,000 values (counted before parsing), nesting too deep for the parser is a finding,
@@ -427,13 +429,13 @@ class _Document:
         self._read_views()
         meshes = self._read_meshes()
         textures, image_ids = self._read_images()
-        usage, used_images = self._read_materials(image_ids)
+        usage, used_images, fallbacks = self._read_materials(image_ids)
         instances = self._walk_scene(meshes)
         for i, identity in enumerate(image_ids):
             if i not in used_images:
                 self.note("TB081", f"image {i} ({identity}) is used by no material")
         self._more_notes()
-        scene = _make_scene(self.rel, instances, usage)
+        scene = _make_scene(self.rel, instances, usage, fallbacks)
         return _make_result(textures, tuple(meshes.values()), (scene,), tuple(self.found))
 
     # --- asset and extensions
@@ -850,7 +852,10 @@ class _Document:
 
     # --- materials and textures
 
-    def _read_materials(self, image_ids: list[str]) -> tuple[tuple[tuple[str, str, str], ...], set[int]]:
+    def _read_materials(self, image_ids: list[str]) -> tuple[tuple[tuple[str, str, str], ...], set[int], tuple[str, ...]]:
+        """(image, material, slot) of every used texture slot, every image a used texture
+        names (its extension sources and its fallback), and the images that are only ever
+        a used texture's fallback (an extension source was chosen over them)."""
         n_images = len(image_ids)
         texture_images: list[tuple[int | None, tuple[int, ...]]] = []  # (chosen image, all images)
         seq = _get_list(self.doc, "textures", "textures")
@@ -879,6 +884,8 @@ class _Document:
             texture_images.append((sources[0] if sources else None, tuple(sources)))
         usage: dict[tuple[str, str, str], None] = {}
         used: set[int] = set()
+        chosen_images: set[int] = set()
+        passed_over: set[int] = set()  # sources after the chosen one (it is the first)
         n_textures = len(texture_images)
         seq = _get_list(self.doc, "materials", "materials")
         for m, mat in enumerate(seq):
@@ -893,7 +900,11 @@ class _Document:
                 used.update(all_sources)
                 if chosen is not None:
                     usage[(image_ids[chosen], user, slot)] = None
-        return tuple(usage), used
+                    chosen_images.add(chosen)
+                    if len(all_sources) > 1:
+                        passed_over.update(all_sources[1:])
+        fallbacks = tuple(image_ids[i] for i in sorted(passed_over - chosen_images))
+        return tuple(usage), used, fallbacks
 
     # --- URIs
 
