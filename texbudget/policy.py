@@ -603,9 +603,12 @@ def decide(
     engine: EngineImport | None = None,
     slots: Sequence[str] = (),
     own_role: tuple[str, str] | None = None,
+    *,
+    applied: _Applied | None = None,
 ) -> TexturePlan:
     """What ``facts`` becomes on the GPU under ``settings``, and why. ``own_role`` is
-    ``content_role(facts, slots)`` when the caller has it already (None: found here)."""
+    ``content_role(facts, slots)`` when the caller has it already (None: found here);
+    ``applied`` the rules' cascade on this path (``decide_all`` has it; None: found here)."""
     if own_role is None:
         own_role = content_role(facts, slots)
     if facts.stored_format and not facts.transcodable:
@@ -615,7 +618,8 @@ def decide(
     profile = settings.profile
     if profile.reference:
         return _decide_reference(facts, settings, own_role)
-    applied = _cascade(facts.path, rules, settings.platform)
+    if applied is None:
+        applied = _cascade(facts.path, rules, settings.platform)
     role, role_reason = _infer_role(applied, engine, own_role)
     tier = QUALITY_TIERS[settings.quality]
     if facts.stored_format and not facts.transcodable:
@@ -660,8 +664,9 @@ def decide_all(
         path = facts.path
         engine = engines.get(path)
         on = slots.get(path, ())
-        if engine is not None or (rules and _cascade(path, rules, platform).values):
-            out.append(price(decide(facts, settings, rules, engine, on, own_role), model))
+        applied = _cascade(path, rules, platform) if rules else _NO_RULES
+        if engine is not None or applied.values:
+            out.append(price(decide(facts, settings, rules, engine, on, own_role, applied=applied), model))
             continue
         key = (_facts_key(facts), tuple(on), own_role)
         hit = memo.get(key)
