@@ -219,12 +219,15 @@ class Rule:
         """Glob semantics in docs/policy.md §5: a pattern without "/" matches the file name;
         one with "/" matches the whole relative path; ``**`` crosses folders. Images inside a
         glTF (``level.glb#image/2``) also match through their container's path."""
-        regex = _glob_regex(self.match)
+        # A leading "/" anchors the pattern at the scan root, as in .gitignore ("/hero.png"
+        # is the root's hero.png only); a "/" anywhere else already does.
+        anchored = "/" in self.match
+        regex = _glob_regex(self.match.removeprefix("/"))
         candidates = [path]
         if "#" in path:
             candidates.append(path.split("#", 1)[0])
         for cand in candidates:
-            target = cand if "/" in self.match else cand.rsplit("/", 1)[-1]
+            target = cand if anchored else cand.rsplit("/", 1)[-1]
             if regex.fullmatch(target):
                 return True
         return False

@@ -396,6 +396,9 @@ def test_rule_platform_filter() -> None:
     ("[ab]*.png", "apple.png", True), ("[!ab]*.png", "apple.png", False), ("*.PNG", "a.png", False),
     ("*.glb", "level.glb#image/3", True), ("levels/*.glb", "levels/a.glb#image/0", True),
     ("level.glb#image/*", "level.glb#image/3", True),
+    # a leading "/" anchors at the scan root, as in .gitignore
+    ("/hero.png", "hero.png", True), ("/hero.png", "chars/hero.png", False),
+    ("/textures/*.png", "textures/a.png", True), ("/*.glb", "level.glb#image/0", True), ("/*.glb", "a/level.glb", False),
 ])
 def test_rule_glob_semantics(pattern: str, path: str, hit: bool) -> None:
     rule = parse_rules([{"match": pattern, "ignore": True}], "t.toml")[0]
