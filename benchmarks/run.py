@@ -1,6 +1,6 @@
 """texbudget's speed and memory, measured against the cost of just reading the files.
 
-    python benchmarks/run.py [--sizes 1000,10000,100000] [--repeat 3] [--out benchmarks/out]
+    python benchmarks/run.py [--sizes 1000,10000,100000] [--repeat 5] [--out benchmarks/out]
                              [--trees DIR] [--no-peer] [--peer-files 20]
 
 For each size the runner makes (or reuses) a synthetic tree (``make_tree.py``) and measures,
@@ -318,7 +318,7 @@ def table(results: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="texbudget speed and memory against a raw-read baseline")
     parser.add_argument("--sizes", default="1000,10000,100000", help="tree sizes, comma-separated (default 1000,10000,100000)")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the fastest counts (default 3)")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per measurement; the fastest counts (default 5)")
     parser.add_argument("--out", type=Path, default=HERE / "out", help="results.json, node_modules and bytecode go here (default benchmarks/out)")
     parser.add_argument("--trees", type=Path, default=DEFAULT_TREES,
                         help=f"where the synthetic trees are made and kept (default {DEFAULT_TREES}; outside the "
