@@ -90,10 +90,9 @@ def top_assets(report: Report, n: int = 10) -> list[str]:
     return lines
 
 
-#: Fixes listed per card in a report for people; the rest are summed on one line (the JSON,
-#: CSV and SARIF reports list every one). A scene far over budget gets hundreds of
-#: one-texture steps, which no one reads and which would push a pull-request comment over
-#: its size limit.
+#: Fixes listed per card in a report for people; the rest are summed on one line (the JSON
+#: report lists every one). A scene far over budget gets hundreds of one-texture steps,
+#: which no one reads and which would push a pull-request comment over its size limit.
 MAX_FIXES_SHOWN = 15
 
 
