@@ -33,6 +33,7 @@ _TABLE: tuple[Code, ...] = (
     Code("TB005", W, "The file changed or vanished while it was being scanned.", "Scan again once the files are settled."),
     Code("TB006", W, "In a glTF-driven scene, a texture in the tree that no scanned material uses; it still counts in the budget.", "Delete it, move it out of the scanned folders, or exclude it in [scan] exclude if nothing loads it."),
     Code("TB007", W, "The read cache (.texbudget/cache.sqlite) was corrupt, not texbudget's or of another schema; it was rebuilt (or its bad entries dropped) and the files read again.", "Nothing to do; if it keeps happening, delete the .texbudget folder or run with --no-cache."),
+    Code("TB008", E, "A Git LFS pointer stands where the file should be: its content was not fetched, so it is not priced and the totals leave it out.", "Fetch the content before scanning: `git lfs pull` (in CI, `lfs: true` on actions/checkout)."),
     Code("TB009", E, "texbudget failed on this file (an internal error); the scan went on.", "Please report it with the file attached."),
     # --- texture policy and deep scan (TB010–TB019)
     Code("TB010", W, "A Godot .import or Unity .meta beside the texture could not be read or is not one; the platform profile decided instead.", "Re-import the texture in the engine, or delete the broken sidecar."),

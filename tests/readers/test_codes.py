@@ -60,3 +60,28 @@ def test_example_produces_its_code_with_the_table_severity(code: str) -> None:
         assert result.textures == ()  # a broken file gives its finding and nothing else
     else:
         assert len(result.textures) == 1  # a warning still reports the texture
+
+
+LFS_POINTER = (b"version https://git-lfs.github.com/spec/v1\n"
+               b"oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n")
+
+
+@pytest.mark.parametrize("name", ["rock_albedo.png", "hero.ktx2", "sky.dds", "level.glb", "scene.gltf", "sky.exr"])
+def test_a_git_lfs_pointer_is_tb008_whatever_its_suffix(tmp_path, name):
+    from texbudget.readers import read_path
+
+    fx.write(tmp_path, name, LFS_POINTER)
+    result = read_path(tmp_path, name)
+    assert not result.textures and not result.meshes
+    assert [(f.code, f.severity.value, f.message) for f in result.findings] == [
+        ("TB008", "error", "a Git LFS pointer, not the file: its content of 12,345 bytes was not fetched; not priced")]
+
+
+def test_an_lfs_like_file_that_is_no_pointer_is_read_as_what_it_claims(tmp_path):
+    from texbudget.readers import read_path
+
+    fx.write(tmp_path, "big.png", LFS_POINTER + b"x" * 2000)  # longer than any pointer
+    assert [f.code for f in read_path(tmp_path, "big.png").findings] == ["TB041"]
+    fx.write(tmp_path, "nosize.png", LFS_POINTER.split(b"size")[0])
+    assert [f.message for f in read_path(tmp_path, "nosize.png").findings] == [
+        "a Git LFS pointer, not the file: its content was not fetched; not priced"]

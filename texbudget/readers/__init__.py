@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import importlib
 import io
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 from texbudget import findings
-from texbudget.model import ReadResult
+from texbudget.model import Finding, ReadResult
 from texbudget.readers import _common
 
 #: suffix -> (kind, "module:function"); kind is "texture" or "mesh".
@@ -205,6 +206,10 @@ def read_source(src: Source) -> ReadResult:
         return ReadResult(findings=(findings.make(src.rel, "TB005", "the file vanished before it could be read"),))
     except OSError as exc:
         return ReadResult(findings=(findings.make(src.rel, "TB001", f"cannot read: {exc.strerror or exc}"),))
+    if head.startswith(_LFS_POINTER[:SNIFF_BYTES]):
+        lfs = _lfs_pointer(src)
+        if lfs is not None:
+            return ReadResult(findings=(lfs,))
     sniffed = sniff(head)
     extra: tuple = ()
     if sniffed is not None and sniffed[1] != suffix and suffix in _BY_SUFFIX:
@@ -226,6 +231,26 @@ def read_source(src: Source) -> ReadResult:
     if extra:
         result = ReadResult(findings=extra) + result
     return result
+
+
+#: How a Git LFS pointer file starts (https://github.com/git-lfs/git-lfs/blob/main/docs/spec.md).
+_LFS_POINTER = b"version https://git-lfs.github.com/spec/v1\n"
+#: A pointer is under 200 bytes; its spec caps it at 1024.
+_LFS_MAX_BYTES = 1024
+
+
+def _lfs_pointer(src: Source) -> Finding | None:
+    """TB008 when the file is a Git LFS pointer (a checkout without ``git lfs pull``); the
+    size it names is said when it names one."""
+    try:
+        text = src.head(_LFS_MAX_BYTES + 1)
+    except OSError:
+        return None
+    if not text.startswith(_LFS_POINTER) or len(text) > _LFS_MAX_BYTES:
+        return None
+    size = re.search(rb"^size (\d{1,20})$", text, re.M)
+    real = f" of {int(size.group(1)):,} bytes" if size else ""
+    return findings.make(src.rel, "TB008", f"a Git LFS pointer, not the file: its content{real} was not fetched; not priced")
 
 
 def read_path(root: Path, rel: str) -> ReadResult:
