@@ -95,9 +95,10 @@ class _Corrupt(Exception):
 
 def signature(st: os.stat_result, sidecars: Iterable[os.stat_result] = ()) -> str:
     """The cache signature of a file's stat and its sidecars' stats."""
-    parts = [f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"]
-    parts += (f"{s.st_size}:{s.st_mtime_ns}:{s.st_ctime_ns}" for s in sidecars)
-    return "|".join(parts)
+    own = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
+    if not sidecars:  # nearly every file: one string, no list to join
+        return own
+    return "|".join([own, *(f"{s.st_size}:{s.st_mtime_ns}:{s.st_ctime_ns}" for s in sidecars)])
 
 
 def stat_signature(path: str) -> str:
