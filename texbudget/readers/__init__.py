@@ -206,7 +206,7 @@ def read_source(src: Source) -> ReadResult:
         return ReadResult(findings=(findings.make(src.rel, "TB005", "the file vanished before it could be read"),))
     except OSError as exc:
         return ReadResult(findings=(findings.make(src.rel, "TB001", f"cannot read: {exc.strerror or exc}"),))
-    if head.startswith(_LFS_POINTER[:SNIFF_BYTES]):
+    if head.startswith(_LFS_HEAD):
         lfs = _lfs_pointer(src)
         if lfs is not None:
             return ReadResult(findings=(lfs,))
@@ -235,6 +235,7 @@ def read_source(src: Source) -> ReadResult:
 
 #: How a Git LFS pointer file starts (https://github.com/git-lfs/git-lfs/blob/main/docs/spec.md).
 _LFS_POINTER = b"version https://git-lfs.github.com/spec/v1\n"
+_LFS_HEAD = _LFS_POINTER[:SNIFF_BYTES]
 #: A pointer is under 200 bytes; its spec caps it at 1024.
 _LFS_MAX_BYTES = 1024
 
