@@ -496,3 +496,21 @@ def test_people_reports_list_the_largest_fixes_and_sum_the_rest(scene: Path) -> 
         assert sum(f"together: {human_bytes(sum(f.saves_bytes for f in many))}" in line for line in lines) == 1
     exactly = replace(report, scenarios=(replace(over, fixes=many[:shown]),))
     assert "smaller changes" not in text.render(exactly) + markdown.render(exactly)
+
+
+def test_json_render_writes_what_the_plain_encoder_writes(scene: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``render`` splices each mip chain in once and reuses one C encoder; the text is the
+    same as the report's dict through the standard library's encoder, byte for byte, with
+    non-ASCII names, a name that is not UTF-8, an ignored texture and an empty file."""
+    from texbudget.report import json as json_report
+
+    fx.write(scene, "textures/café_albedo.png", fx.png_bytes(16, 16))
+    (scene / os.fsdecode(b"textures/bad\xff_n.png")).write_bytes(fx.png_bytes(8, 8))
+    fx.write(scene, "texbudget.toml", (CONFIG + '\n[[rule]]\nmatch = "ui/*"\nignore = true\n').encode())
+    report = _report(scene)
+    assert any(t.plan.ignored and not t.cost.mips for t in report.textures)
+    fast = json_report.render(report)
+    monkeypatch.setattr(json_report, "_C_ENCODER", None)
+    assert json_report.render(report) == fast
+    assert json_report.dumps(json_report.report_dict(report)) == fast
+    assert "café_albedo.png" in fast and "bad\\udcff_n.png" in fast
