@@ -382,9 +382,11 @@ class Cache:
         conn.execute("BEGIN IMMEDIATE")
         try:
             row = conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
-            if row is None or row[0] != CACHE_VERSION:
+            schema = conn.execute("PRAGMA user_version").fetchone()[0]
+            if row is None or row[0] != CACHE_VERSION or schema != SCHEMA:
                 conn.execute("DELETE FROM entries")
                 conn.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (CACHE_VERSION,))
+                conn.execute(f"PRAGMA user_version = {SCHEMA}")
             conn.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(sqlite3.Error):
@@ -597,13 +599,16 @@ def _look(conn: sqlite3.Connection, in_transaction: bool = False) -> _State | No
 
 
 def _judge(state: _State) -> str | None:
-    """The stored version of a file that is ours and of this schema; ``_Corrupt`` otherwise."""
+    """The stored version of a file that is ours with the tables this schema has; ``_Corrupt``
+    otherwise. A file of another schema number with these tables is another texbudget's
+    (an upgrade changed what a value holds): its version never matches, so it is emptied
+    and claimed as for another texbudget version, with no finding."""
     app_id, user_version, _tables, entries, meta, version = state
     if app_id != APPLICATION_ID:
         raise _Corrupt(f"not a texbudget cache (application id 0x{app_id:08x})")
-    if user_version != SCHEMA or entries != ("rel", "sig", "deps", "value") or meta != ("key", "value"):
+    if entries != ("rel", "sig", "deps", "value") or meta != ("key", "value"):
         raise _Corrupt(f"wrong schema (version {user_version}, entries {', '.join(entries) or 'missing'}, meta {', '.join(meta) or 'missing'})")
-    return version
+    return version if user_version == SCHEMA else f"schema {user_version}"
 
 
 def _use_wal(conn: sqlite3.Connection) -> None:

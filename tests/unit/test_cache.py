@@ -283,13 +283,29 @@ def test_a_file_of_another_application_is_rebuilt_with_tb007(tmp_path):
         _works(cache)
 
 
-@pytest.mark.parametrize("damage", ["user_version", "drop column", "drop table"])
+@pytest.mark.parametrize("schema", [cache_mod.SCHEMA - 1, 99])
+def test_another_schema_number_is_emptied_and_claimed_without_a_finding(tmp_path, schema):
+    """An upgrade that changes what a value holds bumps the schema: the older (or newer)
+    texbudget's cache is emptied and claimed, as for another version; nothing is "corrupt"."""
+    with Cache.open(tmp_path) as cache:
+        entry_row(cache, "a.png", "1:1:1")
+    conn = sqlite3.connect(tmp_path / ".texbudget" / "cache.sqlite")
+    conn.execute(f"PRAGMA user_version = {schema}")
+    conn.commit()
+    conn.close()
+    with Cache.open(tmp_path) as cache:
+        assert cache.take_notes() == [] and cache.lookup({"a.png": "1:1:1"}) == {}
+        _works(cache)
+    conn = sqlite3.connect(tmp_path / ".texbudget" / "cache.sqlite")
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == cache_mod.SCHEMA
+    conn.close()
+
+
+@pytest.mark.parametrize("damage", ["drop column", "drop table"])
 def test_a_wrong_schema_is_rebuilt_with_tb007(tmp_path, damage):
     Cache.open(tmp_path).close()
     conn = sqlite3.connect(tmp_path / ".texbudget" / "cache.sqlite")
-    if damage == "user_version":
-        conn.execute("PRAGMA user_version = 99")
-    elif damage == "drop column":
+    if damage == "drop column":
         conn.execute("DROP TABLE entries")
         conn.execute("CREATE TABLE entries (rel TEXT PRIMARY KEY, value BLOB)")
     else:
