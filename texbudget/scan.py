@@ -60,6 +60,17 @@ POOL_CHUNK = 128
 #: Engine sidecars, in the order ``policy.read_engine_import`` prefers them.
 SIDECARS = (".import", ".meta")
 _SCENES = (".gltf", ".glb")
+
+
+def is_scene(rel: str) -> bool:
+    """A glTF or GLB file."""
+    return rel.lower().endswith(_SCENES)
+
+
+def follows_gltf(config: Config, paths: Sequence[Path] | None) -> bool:
+    """``[scan] follow = "gltf"`` applies: a walk reads the scenes and the images they use
+    only; files named on the command line are read as given."""
+    return paths is None and config["scan.follow"] == "gltf"
 #: A glTF's dependency paths; None: it cannot be cached; False: they were not looked for.
 _Deps = list[str] | Literal[False] | None
 
@@ -173,7 +184,7 @@ def _read_chunk(root: Path, items: list[tuple[str, bool]], reader: Reader | None
             _, result, engine = reader((root, rel))
             value = (result, engine)
         if for_cache:
-            deps: _Deps = _gltf_dependencies(root, rel, value) if rel.lower().endswith(_SCENES) else False
+            deps: _Deps = _gltf_dependencies(root, rel, value) if is_scene(rel) else False
             out.append((rel, cache_mod.dumps(value), deps))
         else:
             out.append((rel, value, False))
@@ -308,9 +319,9 @@ def read_scene(
             return read_scene(root, config, paths, jobs=jobs, progress=progress, reader=reader, cache=opened)
     found = discover(root, config["scan.include"], config["scan.exclude"], paths)
     files = list(found.files)
-    following = paths is None and config["scan.follow"] == "gltf"
+    following = follows_gltf(config, paths)
     if following:
-        files = [rel for rel in files if rel.lower().endswith(_SCENES)]  # and what they reference
+        files = [rel for rel in files if is_scene(rel)]  # and what they reference
     active = cache if reader is _read_one else None
     before = active.counts() if active is not None else (0, 0, 0, 0)
     job = _Job(root, active, reader, jobs, progress, len(files), found.listed - found.with_sidecars)
@@ -429,7 +440,7 @@ class _Job:
             if cache_mod.is_racy_signature(sig, now):
                 continue
             deps: list[tuple[str, str]] = []
-            if rel.lower().endswith(_SCENES):
+            if is_scene(rel):
                 found = _gltf_dependencies(self.root, rel, value) if names is False else names
                 if found is None:
                     continue

@@ -21,13 +21,12 @@ from pathlib import Path
 
 from texbudget.config import Config
 from texbudget.discover import SIDECAR_SUFFIXES, discover
-from texbudget.scan import Scan, read_scene
+from texbudget.scan import Scan, follows_gltf, is_scene, read_scene
 
 Progress = Callable[[int, int], None]
 #: ``scanner(root, config, paths, progress=callback) -> Scan | Iterable[Scan]``
 Scanner = Callable[..., "Scan | Iterable[Scan]"]
 
-SCENE_SUFFIXES = (".gltf", ".glb")
 FIRST_BATCH = 64
 MAX_BATCH = 4096
 
@@ -35,10 +34,6 @@ MAX_BATCH = 4096
 def base_path(path: str) -> str:
     """The file an asset came from: ``level.glb#mesh/2`` -> ``level.glb``."""
     return path.split("#", 1)[0]
-
-
-def is_scene(path: str) -> bool:
-    return path.lower().endswith(SCENE_SUFFIXES)
 
 
 def read_in_batches(
@@ -56,7 +51,7 @@ def read_in_batches(
     found = discover(root, config["scan.include"], config["scan.exclude"], paths)
     scenes = [f for f in found.files if is_scene(f)]
     # [scan] follow = "gltf": the scenes and the images they use (read with them) only
-    follow = paths is None and config["scan.follow"] == "gltf"
+    follow = follows_gltf(config, paths)
     others = [] if follow else [f for f in found.files if not is_scene(f)]
     listed = tuple(scenes) if follow else found.files
     yield Scan(root=root, findings=found.findings, files=listed, skipped=found.skipped)
