@@ -180,18 +180,15 @@ def dumps(data: Any) -> str:
 _EXPANDED_DEPTH = 1
 
 
-def _refuse(value: Any) -> Any:
-    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
-
-
 #: ``JSONEncoder(ensure_ascii=False).encode`` makes a new C encoder for every value it writes;
 #: the report writes tens of thousands of entries, so CPython's C encoder is made once, with
 #: the same settings (separators ", " and ": ", non-ASCII kept; a report holds no cycles to
 #: look for). Without the C encoder, the encoder itself.
+_PY_ENCODER = json.JSONEncoder(ensure_ascii=False)
+_PY_ENCODE = _PY_ENCODER.encode
 _make_c_encoder = getattr(json.encoder, "c_make_encoder", None)
 _C_ENCODER = _make_c_encoder and _make_c_encoder(
-    None, _refuse, json.encoder.encode_basestring, None, ": ", ", ", False, False, True)
-_PY_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+    None, _PY_ENCODER.default, json.encoder.encode_basestring, None, ": ", ", ", False, False, True)
 
 
 def _compact(value: Any) -> str:
