@@ -456,8 +456,24 @@ def _ui_folder(folders: str) -> str | None:
     return next((f for f in folders.split("/") if f.lower() in UI_FOLDERS), None)
 
 
+#: A run of digits: ``role_from_name`` gives the same answer when every run is one "0".
+_DIGITS = re.compile(r"\d+")
+
+
 def role_from_name(path: str) -> tuple[str, str] | None:
-    """(role, reason) from a UI folder, else the name's last meaningful token, or None."""
+    """(role, reason) from a UI folder, else the name's last meaningful token, or None.
+
+    Cached on the path with each run of digits folded to one "0", which changes no answer:
+    every token with a digit is noise (``_NOISE`` matches "2k", "lod12", "v3", … with a run
+    of any length) or is no role name (none has a digit), a first token of digits is no
+    convention at any length, and no UI folder name has a digit. So ``rock_0001_n.png`` and
+    ``rock_0412_n.png`` are worked out once: a scene's generated names differ mostly in
+    their numbers."""
+    return _role_from_folded(_DIGITS.sub("0", path))
+
+
+@lru_cache(maxsize=16384)
+def _role_from_folded(path: str) -> tuple[str, str] | None:
     folders, _, name = path.split("#", 1)[0].rpartition("/")
     ui = _ui_folder(folders) if folders else None
     if ui is not None:

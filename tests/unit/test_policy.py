@@ -252,6 +252,18 @@ def test_name_conventions(name: str, role: str, shown: str) -> None:
     assert plan.decided_by.startswith(f"name '{shown}' → {role} → ")
 
 
+@pytest.mark.parametrize("path", [
+    "t/rock_0001_n.png", "t/rock_0412_albedo_2k.png", "t/1.png", "t/12.png", "t/0_n.png", "t/7_d.png",
+    "t/rock_lod12_n.png", "t/rock_v3_orm.png", "t/rock_1024x1024.png", "t/rock_64px_d.png",
+    "t/rock_12k.png", "t/a1b_n.png", "t/n1.png", "t/rock_n1.png", "t/rock_٣_n.png", "t/٣٣.png",
+    "set_01/ui/x_0.png", "ui2/x_n.png", "hud9/x.png", "a/b.glb#image/12", "x/rock_2.5_n.png",
+])
+def test_role_from_name_is_the_same_with_digits_folded(path: str) -> None:
+    # The cache key folds each run of digits to one "0"; the answer must be the one the
+    # unfolded name gives.
+    assert policy.role_from_name(path) == policy._role_from_folded.__wrapped__(path)
+
+
 @pytest.mark.parametrize("path", ["ui/button.png", "Game/HUD/bar_n.png", "gui/x.png", "art/Icons/heart_albedo.png"])
 def test_ui_folders_win_over_name_suffix(path: str) -> None:
     plan = decide(facts(path, alpha=True), PolicySettings())
