@@ -32,6 +32,9 @@ import gc
 import io
 import os
 import pickle
+import select
+import signal
+import struct
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -481,16 +484,14 @@ class _Job:
         """Read ``rels`` into ``out`` with ``jobs - 1`` worker processes and this one.
 
         The files go in chunks, numbered; every process takes the next number from one
-        shared counter, so no core waits while another has work and the last wait is for
-        one chunk at most. A worker sends each chunk back as one message through its own
-        pipe, pickled as the cache stores values (one pickle per chunk: half the cost of one
-        per file on both sides), and this process takes them in between its own chunks. No
-        executor: its threads competed with this process's reading for the interpreter lock,
-        and the chunks it had queued for a worker could not be taken back. A chunk a worker
-        took but never sent (the worker died) is read here at the end."""
-        import multiprocessing
-        from multiprocessing.connection import wait
-
+        shared source (``_Tickets`` or ``_Counter``), so no core waits while another has
+        work and the last wait is for one chunk at most. A worker sends each chunk back as
+        one message through its own pipe, pickled as the cache stores values (one pickle per
+        chunk: half the cost of one per file on both sides), and this process takes them in
+        between its own chunks. No executor: its threads competed with this process's
+        reading for the interpreter lock, and the chunks it had queued for a worker could
+        not be taken back. A chunk a worker took but never sent (the worker died), or that
+        no process took, is read here at the end."""
         from texbudget import readers
 
         default = self.reader is _read_one
@@ -502,24 +503,14 @@ class _Job:
         keep = self.cache is not None  # the values come as blobs, for the cache to store as is
         if default:  # imported once here, before the fork, rather than in every worker
             readers.preload({suffix_of(rel) for rel in rels})
-        size = max(16, min(POOL_CHUNK, len(rels) // (self.jobs * 8)))
+        size = max(16, min(POOL_CHUNK, len(rels) // (self.jobs * 8)), -(-len(rels) // MAX_CHUNKS))
         chunks = [rels[i : i + size] for i in range(0, len(rels), size)]
         done = [False] * len(chunks)
-        # fork is cheap and inherits the imports; it is unsafe in a process with other threads
-        # (the TUI reads in a worker thread), where spawn is used.
-        fork = threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("fork") if fork else multiprocessing.get_context("spawn")
-        counter = ctx.Value("q", 0)  # the next chunk to take
         task = (self.root, chunks, sidecar, None if default else self.reader, keep)
-        workers = []
-        try:
-            for _ in range(self.jobs - 1):
-                receive, send = ctx.Pipe(duplex=False)
-                worker = ctx.Process(target=_pool_worker, args=(task, counter, send), daemon=True)
-                worker.start()
-                send.close()
-                workers.append((worker, receive))
-            live = [receive for _, receive in workers]
+        # fork is cheap, inherits the imports and needs no multiprocessing; it is unsafe in a
+        # process with other threads (the TUI reads in a worker thread), where spawn is used.
+        start = _forked if threading.active_count() == 1 and hasattr(os, "fork") else _spawned
+        with start(task, len(chunks), self.jobs - 1) as (next_chunk, live, stop):
 
             def read_here(k: int) -> None:
                 for rel in chunks[k]:
@@ -541,41 +532,210 @@ class _Job:
                 self.step(len(batch))
                 return True
 
-            while (k := _next_chunk(counter, len(chunks))) is not None:
+            while (k := next_chunk()) is not None:
                 read_here(k)
                 for receive in list(live):
                     while receive in live and receive.poll() and take(receive):
                         pass
             while live:  # this process is done: wait for the workers' last chunks
-                for ready in wait(live):
+                for ready in _wait(live):
                     take(ready)
+            stop(all(done))
             for k in range(len(chunks)):  # taken by a worker that died before sending it
                 if not done[k]:
                     read_here(k)
+
+
+#: Most chunks of one pooled read (bigger chunks past that): ``_Tickets`` writes every chunk
+#: number into a pipe up front, in one write that a pipe of a single page always takes.
+MAX_CHUNKS = 1024
+
+#: What a pool start gives ``_pooled``: the next chunk's number (None when none is left), the
+#: workers' channels (``recv_bytes``, ``poll``, ``fileno``), and ``stop(finished)``, which
+#: ends the workers (killing them unless ``finished``) and waits for them.
+_Pool = tuple[Callable[[], int | None], list[Any], Callable[[bool], None]]
+
+
+class _Tickets:
+    """The chunk numbers, each taken by one process: two bytes each in a pipe, written at
+    once before the workers are forked. A read of two bytes from a pipe holding an even
+    number of them is atomic, so no lock is needed, and a worker that dies loses only the
+    numbers it took (their chunks are read at the end). Numbers that did not fit in the
+    pipe (never, below ``MAX_CHUNKS``) are left to that end too."""
+
+    def __init__(self, total: int) -> None:
+        self.fd, write = os.pipe()
+        try:
+            os.set_blocking(write, False)
+            with contextlib.suppress(BlockingIOError):
+                os.write(write, b"".join(k.to_bytes(2, "little") for k in range(min(total, MAX_CHUNKS))))
         finally:
-            for worker, receive in workers:
-                if worker.is_alive() and not all(done):
-                    worker.terminate()
-                worker.join()
-                receive.close()
+            os.close(write)
+
+    def __call__(self) -> int | None:
+        ticket = os.read(self.fd, 2)
+        return int.from_bytes(ticket, "little") if len(ticket) == 2 else None
 
 
-def _next_chunk(counter, total: int) -> int | None:
-    """The next chunk's number from the pool's shared counter, None when all are taken."""
-    with counter.get_lock():
-        k = counter.value
-        if k >= total:
-            return None
-        counter.value = k + 1
-        return k
+class _PipeSender:
+    """A worker's end of its result pipe: each message is its length (8 bytes) and itself."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def send_bytes(self, data: bytes) -> None:
+        view = memoryview(len(data).to_bytes(8, "little") + data)
+        while view:
+            view = view[os.write(self.fd, view):]
+
+    def close(self) -> None:
+        os.close(self.fd)
 
 
-def _pool_worker(task: tuple[Path, list[list[str]], set[str], Reader | None, bool], counter, send) -> None:
+class _PipeReceiver:
+    """This process's end of a forked worker's result pipe (``_PipeSender`` writes it)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def poll(self) -> bool:
+        return bool(_wait([self], timeout=0))
+
+    def recv_bytes(self) -> bytes:
+        (n,) = struct.unpack("<Q", self._exactly(8))
+        return self._exactly(n)
+
+    def _exactly(self, n: int) -> bytes:
+        parts, left = [], n
+        while left:
+            part = os.read(self.fd, min(left, 1 << 20))
+            if not part:
+                raise EOFError("the worker ended")
+            parts.append(part)
+            left -= len(part)
+        return parts[0] if len(parts) == 1 else b"".join(parts)
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
+def _wait(receivers: list[Any], timeout: float | None = None) -> list[Any]:
+    """The receivers with a message or an end to take (``timeout`` None: wait for one)."""
+    poller = select.poll()
+    by_fd = {}
+    for r in receivers:
+        by_fd[r.fileno()] = r
+        poller.register(r.fileno(), select.POLLIN)
+    return [by_fd[fd] for fd, _ in poller.poll(None if timeout is None else timeout * 1000)]
+
+
+@contextlib.contextmanager
+def _forked(task: tuple, total: int, workers: int) -> Iterator[_Pool]:
+    """Workers made with ``os.fork``: they inherit the imports and the task, take chunk
+    numbers from ``_Tickets`` and send through plain pipes (no multiprocessing import, a
+    tenth of the start-up)."""
+    tickets = _Tickets(total)
+    pids: list[int] = []
+    live: list[_PipeReceiver] = []
+    stopped = False
+
+    def stop(finished: bool) -> None:
+        nonlocal stopped
+        if stopped:
+            return
+        stopped = True
+        for pid in pids:
+            if not finished:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGTERM)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+
+    receivers: list[_PipeReceiver] = []
+    try:
+        for _ in range(workers):
+            read, write = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the worker: never returns into the caller's code
+                code = 1
+                try:
+                    os.close(read)
+                    _pool_worker(task, tickets, _PipeSender(write))
+                    code = 0
+                finally:
+                    os._exit(code)
+            os.close(write)
+            pids.append(pid)
+            receivers.append(_PipeReceiver(read))
+        live.extend(receivers)
+        yield tickets, live, stop
+    finally:
+        stop(False)
+        for receive in receivers:
+            receive.close()
+        os.close(tickets.fd)
+
+
+@contextlib.contextmanager
+def _spawned(task: tuple, total: int, workers: int) -> Iterator[_Pool]:
+    """Workers started by multiprocessing's spawn (fresh interpreters), for a process with
+    threads, where a fork could copy a lock another thread holds."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    counter = _Counter(ctx.Value("q", 0), total)
+    procs: list[tuple[Any, Any]] = []
+    stopped = False
+
+    def stop(finished: bool) -> None:
+        nonlocal stopped
+        if stopped:
+            return
+        stopped = True
+        for worker, _ in procs:
+            if worker.is_alive() and not finished:
+                worker.terminate()
+            worker.join()
+
+    try:
+        for _ in range(workers):
+            receive, send = ctx.Pipe(duplex=False)
+            worker = ctx.Process(target=_pool_worker, args=(task, counter, send), daemon=True)
+            worker.start()
+            send.close()
+            procs.append((worker, receive))
+        yield counter, [receive for _, receive in procs], stop
+    finally:
+        stop(False)
+        for _, receive in procs:
+            receive.close()
+
+
+class _Counter:
+    """The chunk numbers from a shared integer under its lock (a spawned worker gets it
+    pickled; ``_Tickets``' pipe is not passed to a fresh interpreter)."""
+
+    def __init__(self, value: Any, total: int) -> None:
+        self.value, self.total = value, total
+
+    def __call__(self) -> int | None:
+        with self.value.get_lock():
+            k = self.value.value
+            if k >= self.total:
+                return None
+            self.value.value = k + 1
+            return k
+
+
+def _pool_worker(task: tuple[Path, list[list[str]], set[str], Reader | None, bool], next_chunk: Callable[[], int | None], send: Any) -> None:
     """A pool worker: take chunks until none is left, send each back as it is read."""
     root, chunks, sidecar, reader, for_cache = task
     dump = cache_mod.dumps if reader is None else functools.partial(pickle.dumps, protocol=pickle.HIGHEST_PROTOCOL)
     try:
-        while (k := _next_chunk(counter, len(chunks))) is not None:
+        while (k := next_chunk()) is not None:
             batch = _read_chunk(root, [(rel, rel in sidecar) for rel in chunks[k]], reader, for_cache)
             send.send_bytes(dump((k, batch)))
     except (BrokenPipeError, KeyboardInterrupt):  # the main process has stopped listening

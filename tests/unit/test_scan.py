@@ -318,6 +318,53 @@ def test_the_pool_gives_the_same_scan(tree, monkeypatch):
     assert [f.code for f in after.findings if f.path == "scene/level.gltf"] == ["TB075"]
 
 
+def test_the_spawned_pool_gives_the_same_scan(tree, monkeypatch):
+    # A process with threads (the TUI) starts its workers with spawn, not fork.
+    serial = read_scene(tree, CONFIG, jobs=1)
+    monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
+    monkeypatch.setattr(scan_mod, "POOL_CHUNK", 16)
+    monkeypatch.setattr(scan_mod, "_forked", scan_mod._spawned)
+    seen: list[tuple[int, int]] = []
+    assert same(serial, read_scene(tree, CONFIG, jobs=2, progress=lambda d, t: seen.append((d, t))))
+    assert seen[-1] == (122, 122)
+    assert same(serial, read_scene(tree, CONFIG, jobs=2, use_cache=True))
+
+
+def test_the_chunk_tickets_are_each_taken_once_and_then_run_out():
+    tickets = scan_mod._Tickets(5)
+    try:
+        assert [tickets() for _ in range(7)] == [0, 1, 2, 3, 4, None, None]
+    finally:
+        os.close(tickets.fd)
+    many = scan_mod._Tickets(scan_mod.MAX_CHUNKS + 10)  # past the cap: left for the end
+    try:
+        taken = list(iter(many, None))
+    finally:
+        os.close(many.fd)
+    assert taken == list(range(scan_mod.MAX_CHUNKS))
+
+
+def test_forked_workers_share_the_tickets_and_are_all_waited_for(tree, monkeypatch):
+    monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
+    monkeypatch.setattr(scan_mod, "POOL_CHUNK", 16)
+    forked: list[int] = []
+    fork = os.fork
+
+    def counted_fork() -> int:
+        pid = fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", counted_fork)
+    serial = read_scene(tree, CONFIG, jobs=1)
+    assert same(serial, read_scene(tree, CONFIG, jobs=4))
+    assert len(forked) == 3
+    for pid in forked:  # every worker was waited for: none is left behind, not even a zombie
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+
+
 def test_the_pool_runs_a_custom_reader(tree, monkeypatch):
     monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
     assert same(read_scene(tree, CONFIG, jobs=2, reader=_plain_reader), read_scene(tree, CONFIG, jobs=1, reader=_plain_reader))
