@@ -148,15 +148,22 @@ class _Prefetched(Source):
         return Source.read_at(self, offset, n)
 
 
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+
 def _read_file(root: Path, rel: str, sidecar: bool) -> tuple[ReadResult, object]:
     """Read one file (and its engine sidecar when ``sidecar``): the registry's ``read_source``
     on a prefetched source. A file that cannot be opened goes to the registry as is, which
     turns the error into its finding."""
     path = os.path.join(root, rel)
     try:
-        with open(path, "rb", buffering=0) as f:  # unbuffered: one read, no buffer to fill
-            size = os.fstat(f.fileno()).st_size
-            prefix = f.read(size if size <= PREFETCH_BYTES else PREFETCH_HEAD_BYTES)
+        # os-level calls: one fstat and one read, and no file object (open() would stat too)
+        fd = os.open(path, _READ_FLAGS)
+        try:
+            size = os.fstat(fd).st_size
+            prefix = os.read(fd, size if size <= PREFETCH_BYTES else PREFETCH_HEAD_BYTES)
+        finally:
+            os.close(fd)
         src: Source = _Prefetched(rel=rel, root=root, path=path, known_size=size, prefix=prefix)
     except OSError:
         src = Source(rel=rel, root=root)

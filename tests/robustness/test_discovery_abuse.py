@@ -80,9 +80,9 @@ def test_fifo_named_on_the_command_line(tmp_path: Path, monkeypatch) -> None:
 
 
 def _deny(monkeypatch, denied: set[str]) -> None:
-    """os.scandir and open raise PermissionError for the given paths, as chmod 000 would for a
-    user who is not root."""
-    real_scandir, real_open = os.scandir, builtins.open
+    """os.scandir, open and os.open raise PermissionError for the given paths, as chmod 000
+    would for a user who is not root."""
+    real_scandir, real_open, real_os_open = os.scandir, builtins.open, os.open
 
     def scandir(path="."):
         if os.fspath(path) in denied:
@@ -94,8 +94,14 @@ def _deny(monkeypatch, denied: set[str]) -> None:
             raise PermissionError(13, "Permission denied", os.fspath(file))
         return real_open(file, *args, **kwargs)
 
+    def guarded_os_open(path, *args, **kwargs):
+        if os.fspath(path) in denied:
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_os_open(path, *args, **kwargs)
+
     monkeypatch.setattr(os, "scandir", scandir)
     monkeypatch.setattr(builtins, "open", guarded_open)
+    monkeypatch.setattr(os, "open", guarded_os_open)
 
 
 def test_unreadable_folders_and_files(tmp_path: Path, monkeypatch) -> None:
