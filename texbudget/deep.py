@@ -57,8 +57,9 @@ def deep_inspect(path: Path, facts: TextureFacts, plan: TexturePlan, *, data: by
         return ()
     if facts.container not in _DECODABLE:
         return ()
-    from PIL import Image
+    from texbudget.readers.images import pillow_image
 
+    Image = pillow_image()
     limit = Image.MAX_IMAGE_PIXELS
     if limit and facts.width * facts.height > limit:
         return (findings.make(facts.path, "TB015",

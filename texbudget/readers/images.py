@@ -22,8 +22,8 @@ gAMA 1.0, a linear ICC profile, or float data; None when the file says nothing.
 
 from __future__ import annotations
 
+import functools
 import importlib
-import logging
 import struct
 import warnings
 import zlib
@@ -71,9 +71,19 @@ _PIL_ERRORS = (SyntaxError, OSError, ValueError, EOFError, struct.error, IndexEr
 _TAIL_BYTES = 4096
 _PNG_IEND = b"IEND\xaeB`\x82"
 
-# Pillow logs some header rejections at ERROR level (TIFF "More samples per pixel …"); with no
-# logging configured Python would print them to stderr. The finding already says it.
-logging.getLogger("PIL").addHandler(logging.NullHandler())
+
+@functools.cache
+def pillow_image() -> Any:
+    """``PIL.Image``, imported on first use (`check` on a warm cache and plain PNG/TGA headers
+    never need it). Pillow logs some header rejections at ERROR level (TIFF "More samples per
+    pixel …"); with no logging configured Python would print them to stderr, and the finding
+    already says it: its logger gets a handler that drops them."""
+    import logging
+
+    from PIL import Image
+
+    logging.getLogger("PIL").addHandler(logging.NullHandler())
+    return Image
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,8 +205,7 @@ def _check_png_tail(src: Source, size: int) -> ReadResult | None:
 
 
 def _read_with_pillow(src: Source, container: str, head: bytes, size: int) -> ReadResult:
-    from PIL import Image  # imported on first use: `check` on a warm cache never needs it
-
+    Image = pillow_image()
     module_name, class_name = _PIL_CLASSES[container]
     cls = getattr(importlib.import_module(f"PIL.{module_name}"), class_name)
     what = container.upper()
