@@ -11,6 +11,7 @@ import gc
 import json
 import os
 import sys
+import threading
 import traceback
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -449,8 +450,20 @@ def _one_shot_gc(exiting: bool) -> Iterator[None]:
 
 
 def run() -> NoReturn:
-    """The console script and ``python -m texbudget``: ``main``, then the process exits."""
-    sys.exit(main(exiting=True))
+    """The console script and ``python -m texbudget``: ``main``, then the process exits.
+
+    A command ends with ``os._exit`` once its output is flushed. By then it has closed what
+    it opened (the cache, report files) and registered no exit handler; what is left is the
+    heap of a scan, which the interpreter would free object by object (10 ms after a scan of
+    10k files, 25 ms after 100k) and the OS frees at once. A process with other threads or
+    that ran the TUI (Textual) exits the usual way."""
+    code = main(exiting=True)
+    if threading.active_count() > 1 or "textual" in sys.modules:
+        sys.exit(code)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a reader that went away (`| head`)
+            stream.flush()
+    os._exit(code)
 
 
 def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -238,6 +239,28 @@ def test_the_console_script_exits_with_mains_code(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "texbudget", "scan", "--quality", "nope", str(tmp_path)], capture_output=True, text=True)
     assert ok.returncode == 0 and "0 textures" in ok.stdout
     assert bad.returncode == 2 and bad.stderr.startswith("texbudget: error:")
+
+
+def test_the_console_script_writes_everything_before_its_fast_exit(tmp_path):
+    """``run`` ends with os._exit after flushing: a large report sent to a file or a pipe
+    arrives whole, the exit code is kept, and a reader that stops early is no error."""
+    import subprocess
+    import sys
+
+    demo = str(Path(__file__).parents[2] / "assets" / "demo")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # stdout buffered, as usual
+    out = tmp_path / "report.json"
+    with out.open("w") as f:
+        done = subprocess.run([sys.executable, "-m", "texbudget", "scan", "--format", "json", demo], stdout=f, stderr=subprocess.PIPE, text=True, env=env)
+    assert done.returncode == 0 and done.stderr == ""
+    assert json.loads(out.read_text())["schema"] == 1
+    over = subprocess.run([sys.executable, "-m", "texbudget", "check", "--total", "--cards", "2GB", demo], capture_output=True, text=True, env=env)
+    assert over.returncode == 1 and over.stdout.endswith("\n") and over.stdout.count("\n") >= 2
+    proc = subprocess.Popen([sys.executable, "-m", "texbudget", "scan", "--format", "json", demo], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.read(10)
+    proc.stdout.close()  # the reader goes away before the report is written out
+    assert proc.wait(timeout=120) == 0 and proc.stderr.read() == b""
 
 
 def test_check_text_skips_the_fix_search_but_says_the_same(capsys):
