@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from texbudget.model import MeshFacts
+from texbudget.model import MeshFacts, builder
 
 #: Bytes per component for the glTF componentType names (and the layout's own types).
 COMPONENT_BYTES: dict[str, int] = {
@@ -151,7 +151,7 @@ def price_mesh(
     if skinned_copy and mesh.skinned:
         copy_bytes = mesh.vertices * SKINNED_COPY_LAYOUT.bytes_per_vertex * instances
     geometries = sum(1 for p in mesh.primitives if p.mode in TRIANGLE_MODES and p.triangles > 0)
-    return MeshCost(
+    return builder(MeshCost)(  # a MeshCost, built without the frozen class's per-field setattr
         path=mesh.path,
         name=mesh.name,
         vertices=mesh.vertices,

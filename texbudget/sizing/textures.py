@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from texbudget.model import MipLevel, PixelFormat
+from texbudget.model import MipLevel, PixelFormat, builder
 
 KIB = 1024
 SMALL_ALIGNMENT = 4 * KIB  # D3D12_SMALL_RESOURCE_PLACEMENT_ALIGNMENT
@@ -64,9 +64,10 @@ def mip_chain(
     count = full if levels is None else max(1, min(levels, full))
     first = max(0, min(first_level, count - 1))
     out = []
+    level = builder(MipLevel)  # built without the frozen class's per-field setattr
     for i in range(first, count):
         w, h, d = level_dims(width, height, depth, i)
-        out.append(MipLevel(i - first, w, h, d, level_bytes(fmt, w, h, d) * faces * layers))
+        out.append(level(i - first, w, h, d, level_bytes(fmt, w, h, d) * faces * layers))
     return tuple(out)
 
 
