@@ -136,11 +136,12 @@ def fixes_section(scenarios: Sequence[ScenarioResult]) -> list[str]:
 
 def findings_by_code(findings: Sequence[Finding]) -> list[tuple[str, str, int, Finding]]:
     """(code, severity, count, first finding) per code, sorted; shared by text and Markdown."""
-    by_code = Counter((f.code, f.severity.value) for f in findings)
+    by_code = Counter((f.code, f.severity) for f in findings)  # (.value per finding costs more than the count)
     first: dict[str, Finding] = {}
     for f in findings:
         first.setdefault(f.code, f)
-    return [(code, severity, n, first[code]) for (code, severity), n in sorted(by_code.items())]
+    counted = sorted(((code, severity.value), n) for (code, severity), n in by_code.items())
+    return [(code, severity, n, first[code]) for (code, severity), n in counted]
 
 
 def findings_summary(report: Report) -> list[str]:
