@@ -10,7 +10,8 @@ in this one run on this machine:
   in this process (``raw_read_s``) and end to end in a fresh interpreter (``raw_read_e2e_s``,
   interpreter start included).
 - ``scan_s``: ``texbudget scan TREE --no-cache`` end to end (text report to a file), and
-  ``scan_empty_s``, the same on an empty folder (start-up, imports, config: the fixed cost).
+  ``scan_empty_s``, the same on an empty folder (start-up, imports, config: the fixed cost),
+  timed in the same rounds as each size (the top-level value is the least of them).
 - ``check_warm_s``: ``texbudget check --total TREE`` with a warm cache (filled by one run
   first) after one file changed, end to end.
 - ``peak_rss_bytes``: the largest resident set of the scan and warm-check processes (and their
@@ -198,24 +199,27 @@ def peer(out: Path, tree: Path, files: int) -> dict:
 # --- the run ---------------------------------------------------------------------------------
 
 
-def measure_size(n: int, trees: Path, repeat: int, empty_s: float) -> dict:
+def measure_size(n: int, trees: Path, repeat: int, empty: Path) -> dict:
     tree = trees / str(n)
     stats = make_tree.make_tree(tree, n)
     print(f"benchmark: {n} files ({stats.apparent_bytes / MIB:.0f} MiB apparent)", file=sys.stderr)
     m: dict = {"files": n, "apparent_bytes": stats.apparent_bytes}
 
-    # Interleaved, so that the floor and texbudget see the same machine (other load, caches).
-    raws, raws_e2e, scans = [], [], []
+    # Interleaved, so that the floor, the fixed cost (the empty folder) and the scan see the
+    # same machine (other load, caches): a shared host's speed drifts from minute to minute.
+    raws, raws_e2e, empties, scans = [], [], [], []
     for _ in range(repeat):
         raws.append(raw_read(tree)[1])
         raws_e2e.append(checked(run_child([sys.executable, "-c", RAW_READ_SCRIPT, str(tree)]), "raw read"))
+        empties.append(checked(run_child(texbudget("scan", "--no-cache", str(empty))), "scan of an empty folder"))
         scans.append(checked(run_child(texbudget("scan", "--no-cache", str(tree))), "scan"))
     m["raw_read_s"] = min(raws)
     m["raw_read_e2e_s"] = best(raws_e2e)["seconds"]
+    m["scan_empty_s"] = best(empties)["seconds"]
     scan = best(scans)
     m["scan_s"] = scan["seconds"]
     m["scan_rss_bytes"] = scan["rss_bytes"]
-    m["scan_marginal_per_file_s"] = max(0.0, scan["seconds"] - empty_s) / n
+    m["scan_marginal_per_file_s"] = max(0.0, scan["seconds"] - m["scan_empty_s"]) / n
     m["raw_read_per_file_s"] = m["raw_read_s"] / n
 
     command = texbudget(*CHECK_ARGS, str(tree))
@@ -299,7 +303,8 @@ def table(results: dict) -> str:
             f"{m['scan_marginal_per_file_s'] * 1e6:>8.1f}µs {ratio:>9.1f}× {m['check_warm_s']:>10.3f}s "
             f"{m['check_warm_s'] / m['raw_read_e2e_s']:>8.1f}× {m['peak_rss_bytes'] / MIB:>7.0f}MiB {m['recompute_s'] * 1000:>8.1f}ms"
         )
-    lines += ["", f"scan of an empty folder (fixed cost): {results['scan_empty_s']:.3f}s; "
+    empties = ", ".join(f"{m['scan_empty_s']:.3f}s" for _, m in sorted(results["sizes"].items(), key=lambda kv: int(kv[0])))
+    lines += ["", f"scan of an empty folder (fixed cost), in each size's rounds: {empties}; "
               f"warm check timed as: {results['check_command']}"]
     lines += ["", "targets (issue 10):"]
     for t in results["targets"]:
@@ -345,18 +350,17 @@ def main(argv: list[str] | None = None) -> int:
     shutil.rmtree(empty, ignore_errors=True)
     empty.mkdir(parents=True)
     run_child(texbudget("scan", "--no-cache", str(empty)))  # compiles texbudget's bytecode, untimed
-    empty_s = best([checked(run_child(texbudget("scan", "--no-cache", str(empty))), "scan of an empty folder") for _ in range(args.repeat)])["seconds"]
 
     results: dict = {
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "system": f"{platform.system()} {platform.machine()}",
                     "load_before": _load()},
         "repeat": args.repeat,
-        "scan_empty_s": empty_s,
         "check_command": " ".join(CHECK_ARGS),
         "sizes": {},
     }
     for n in sizes:
-        results["sizes"][str(n)] = measure_size(n, trees, args.repeat, empty_s)
+        results["sizes"][str(n)] = measure_size(n, trees, args.repeat, empty)
+    results["scan_empty_s"] = min(m["scan_empty_s"] for m in results["sizes"].values())
     results["targets"] = targets({int(k): v for k, v in results["sizes"].items()})
     if args.no_peer:
         results["peer"] = {"skipped": "--no-peer"}

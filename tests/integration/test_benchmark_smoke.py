@@ -12,7 +12,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 SIZE_METRICS = {
     "files", "apparent_bytes", "raw_read_s", "raw_read_e2e_s", "raw_read_per_file_s", "scan_s",
-    "scan_rss_bytes", "scan_marginal_per_file_s", "check_warm_s", "check_rss_bytes",
+    "scan_empty_s", "scan_rss_bytes", "scan_marginal_per_file_s", "check_warm_s", "check_rss_bytes",
     "peak_rss_bytes", "recompute_s",
 }
 TARGET_KEYS = ["scan_marginal_vs_raw", "check_warm_vs_raw_e2e", "scan_100k_vs_10k", "peak_rss_100k_mib", "recompute_10k_ms"]
@@ -34,7 +34,8 @@ def test_the_benchmark_writes_every_metric(tmp_path):
     for key in SIZE_METRICS - {"files"}:
         assert isinstance(m[key], (int, float)) and m[key] >= 0, key
     assert m["peak_rss_bytes"] == max(m["scan_rss_bytes"], m["check_rss_bytes"])
-    assert isinstance(results["scan_empty_s"], float)
+    assert isinstance(results["scan_empty_s"], float) and results["scan_empty_s"] == m["scan_empty_s"]
+    assert m["scan_marginal_per_file_s"] == max(0.0, m["scan_s"] - m["scan_empty_s"]) / 50
     assert results["check_command"] == "check --total"
     assert [t["key"] for t in results["targets"]] == TARGET_KEYS
     assert {t["status"] for t in results["targets"]} == {"not measured"}  # 10k and 100k were not run
