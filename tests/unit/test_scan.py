@@ -330,6 +330,26 @@ def test_the_spawned_pool_gives_the_same_scan(tree, monkeypatch):
     assert same(serial, read_scene(tree, CONFIG, jobs=2, use_cache=True))
 
 
+def test_files_are_read_grouped_by_type_and_the_scan_keeps_discovery_order(tree, monkeypatch):
+    rels = ["a/1.png", "a/2.dds", "a/3.png", "b/4.glb", "b/5.dds", "b/6.png", "README"]
+    assert scan_mod._by_type(rels) == ["a/1.png", "a/3.png", "b/6.png", "a/2.dds", "b/5.dds", "b/4.glb", "README"]
+    assert scan_mod._by_type(["x.png", "y.png"]) == ["x.png", "y.png"]
+    read: list[str] = []
+    real = scan_mod._read_file
+
+    def spy(root, rel, sidecar):
+        read.append(rel)
+        return real(root, rel, sidecar)
+
+    monkeypatch.setattr(scan_mod, "_read_file", spy)
+    scan = read_scene(tree, CONFIG, jobs=1)
+    assert read == scan_mod._by_type(list(scan.files)) and read != list(scan.files)
+    # the scan itself lists what it found in discovery's order, whatever the reading order
+    order = {rel: k for k, rel in enumerate(scan.files)}
+    paths = [t.path for t in scan.textures if "#" not in t.path]
+    assert paths == sorted(paths, key=order.__getitem__)
+
+
 def test_the_chunk_tickets_are_each_taken_once_and_then_run_out():
     tickets = scan_mod._Tickets(5)
     try:
