@@ -151,6 +151,17 @@ def test_image_on_disk(tmp_path) -> None:
     assert (facts.path, facts.width, facts.height, facts.alpha, facts.disk_bytes) == ("sub/a.png", 64, 32, True, len(data))
 
 
+def test_a_file_whose_name_holds_a_hash_is_read_by_its_own_suffix(tmp_path) -> None:
+    # "#" names a part inside a file (scene.glb#image/0) only for bytes in memory: on disk a
+    # TGA (which has no signature to sniff) named rock#1_n.tga is still a TGA.
+    fx.write(tmp_path, "t/rock#1_n.tga", fx.pillow_bytes("TGA", "RGBA", (16, 8)))
+    result = read_path(tmp_path, "t/rock#1_n.tga")
+    assert result.findings == ()
+    (facts,) = result.textures
+    assert (facts.path, facts.container, facts.width, facts.height) == ("t/rock#1_n.tga", "tga", 16, 8)
+    assert Source(rel="x.glb#image/0", data=b"", suffix_hint=".PNG").suffix == ".png"
+
+
 def test_jpeg_named_png_is_read_as_jpeg_with_tb003(tmp_path) -> None:
     fx.write(tmp_path, "photo.png", fx.pillow_bytes("JPEG", "RGB", (10, 12)))
     result = read_path(tmp_path, "photo.png")

@@ -89,9 +89,12 @@ class Source:
 
     @property
     def suffix(self) -> str:
+        """The type the name claims: the container's hint for bytes in memory (whose ``rel``
+        names a part, ``scene.glb#image/0``), else the file's own suffix. A file on disk is
+        named by its path alone, which may hold a "#" (``rock#1_n.tga``)."""
         if self.data is not None:
             return (self.suffix_hint or "").lower()
-        return suffix_of(self.rel.rsplit("#", 1)[0])
+        return suffix_of(self.rel)
 
     def size(self) -> int:
         if self.data is not None:
