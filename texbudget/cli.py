@@ -6,6 +6,7 @@ that calls the domain and a renderer. stdout is data; stderr is diagnostics and 
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import gc
 import json
@@ -453,12 +454,14 @@ def run() -> NoReturn:
     """The console script and ``python -m texbudget``: ``main``, then the process exits.
 
     A command ends with ``os._exit`` once its output is flushed. By then it has closed what
-    it opened (the cache, report files) and registered no exit handler; what is left is the
-    heap of a scan, which the interpreter would free object by object (10 ms after a scan of
-    10k files, 25 ms after 100k) and the OS frees at once. A process with other threads or
-    that ran the TUI (Textual) exits the usual way."""
+    it opened (the cache, report files); what is left is the heap of a scan, which the
+    interpreter would free object by object (10 ms after a scan of 10k files, 25 ms after
+    100k) and the OS frees at once. The usual exit is kept whenever it would do more than
+    that: an exit handler is registered (coverage.py, a wrapper script, ``weakref.finalize``),
+    another thread runs, or the TUI (Textual) ran."""
     code = main(exiting=True)
-    if threading.active_count() > 1 or "textual" in sys.modules:
+    handlers = getattr(atexit, "_ncallbacks", None)  # CPython's count of exit handlers
+    if handlers is None or handlers() or threading.active_count() > 1 or "textual" in sys.modules:
         sys.exit(code)
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):  # a reader that went away (`| head`)

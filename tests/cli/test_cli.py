@@ -263,6 +263,21 @@ def test_the_console_script_writes_everything_before_its_fast_exit(tmp_path):
     assert proc.wait(timeout=120) == 0 and proc.stderr.read() == b""
 
 
+def test_an_exit_handler_registered_before_texbudget_still_runs(tmp_path):
+    # coverage.py and wrapper scripts save their data in an exit handler: with one
+    # registered, the console script exits the usual way instead of with os._exit.
+    import subprocess
+    import sys
+
+    script = ("import atexit, runpy, sys\n"
+              "atexit.register(lambda: print('handler ran', file=sys.stderr))\n"
+              "sys.argv = ['texbudget', 'check', '--total', '--cards', '2GB', sys.argv[1]]\n"
+              "runpy.run_module('texbudget', run_name='__main__', alter_sys=True)\n")
+    demo = str(Path(__file__).parents[2] / "assets" / "demo")
+    done = subprocess.run([sys.executable, "-c", script, demo], capture_output=True, text=True)
+    assert (done.returncode, done.stderr) == (1, "handler ran\n")
+
+
 def test_check_text_skips_the_fix_search_but_says_the_same(capsys):
     """The text output shows no fix hints, so it runs no fix search; its lines are the
     messages the JSON output (with hints) gives, in the same order."""
