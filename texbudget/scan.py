@@ -46,7 +46,7 @@ from texbudget import policy
 from texbudget.config import Config
 from texbudget.discover import discover
 from texbudget.model import Finding, MeshFacts, ReadResult, SceneFacts, TextureFacts
-from texbudget.readers import Source, read_source, suffix_of
+from texbudget.readers import KNOWN_FILES, Source, read_source, suffix_of
 
 Progress = Callable[[int, int], None]
 Reader = Callable[[tuple[Path, str]], tuple[str, ReadResult, object]]
@@ -335,10 +335,14 @@ def read_scene(
     active = cache if reader is _read_one else None
     before = active.counts() if active is not None else (0, 0, 0, 0)
     job = _Job(root, active, reader, jobs, progress, len(files), found.listed - found.with_sidecars)
-    with gc_paused():
-        values = job.read(files)
-        results = [(rel, *values[rel]) for rel in files]
-        scan = _combine(root, found, files if following else None, results, job)
+    known = KNOWN_FILES.set((os.fspath(root), frozenset(found.files)))  # what a glTF's URIs need not walk
+    try:
+        with gc_paused():
+            values = job.read(files)
+            results = [(rel, *values[rel]) for rel in files]
+            scan = _combine(root, found, files if following else None, results, job)
+    finally:
+        KNOWN_FILES.reset(known)
     if active is not None:
         if paths is None:
             active.prune(set(files) | job.followed)

@@ -350,6 +350,30 @@ def test_files_are_read_grouped_by_type_and_the_scan_keeps_discovery_order(tree,
     assert paths == sorted(paths, key=order.__getitem__)
 
 
+def test_a_gltf_image_discovery_listed_needs_no_lstat_and_a_link_out_is_still_refused(tmp_path, monkeypatch):
+    from tests.readers import factories as fx
+    from tests.readers.gltf_factories import GltfBuilder
+
+    root = tmp_path / "root"
+    fx.write(root, "img/a.png", fx.png_bytes(8, 8))
+    fx.write(tmp_path, "outside.png", fx.png_bytes(8, 8))
+    (root / "img" / "link.png").symlink_to(tmp_path / "outside.png")
+    b = GltfBuilder()
+    b.add_image_uri("img/a.png")
+    b.add_image_uri("img/link.png")
+    b.add_material(pbrMetallicRoughness={"baseColorTexture": {"index": b.add_texture(0)}}, normalTexture={"index": b.add_texture(1)})
+    b.write_gltf(root / "s.gltf")
+    walked: list[str] = []
+    lstat = os.lstat
+    monkeypatch.setattr(os, "lstat", lambda path, *a, **k: walked.append(os.fspath(path)) or lstat(path, *a, **k))
+    scan = read_scene(root, CONFIG, jobs=1)
+    assert [(t, slot) for t, _, slot in scan.scenes[0].texture_usage] == [("img/a.png", "baseColor"), ("s.gltf#image/1", "normal")]
+    assert [(f.path, f.code) for f in scan.findings if f.code in ("TB004", "TB074")] == [("img/link.png", "TB004"), ("s.gltf", "TB074")]
+    assert not [p for p in walked if p.endswith("a.png")]  # listed by discovery: not walked again
+    assert [p for p in walked if p.endswith("link.png")]  # not listed: walked, and refused
+    assert scan_mod.KNOWN_FILES.get() is None  # set only while the scan reads
+
+
 def test_the_chunk_tickets_are_each_taken_once_and_then_run_out():
     tickets = scan_mod._Tickets(5)
     try:

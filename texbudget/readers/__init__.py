@@ -14,7 +14,8 @@ from __future__ import annotations
 import importlib
 import io
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Set
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -69,6 +70,13 @@ _MAGIC: tuple[tuple[bytes, str, str], ...] = (
 
 #: bytes read to sniff; every magic above fits.
 SNIFF_BYTES = 16
+
+#: The files a scan's discovery listed, as (root, relative paths): regular files inside the
+#: root (a symbolic link on the way stays inside it; discovery checked). A reader that must
+#: know whether a path another file names is such a file (a glTF's image URIs) looks here
+#: first and walks the path with ``lstat`` only when it is not listed. ``scan.read_scene``
+#: sets it while it reads; forked pool workers inherit it; unset, every path is walked.
+KNOWN_FILES: ContextVar[tuple[str, Set[str]] | None] = ContextVar("texbudget_known_files", default=None)
 
 
 @dataclass(frozen=True, slots=True)

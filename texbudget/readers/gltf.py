@@ -72,7 +72,7 @@ from texbudget.model import (
     TextureFacts,
     builder,
 )
-from texbudget.readers import Source, read_bytes
+from texbudget.readers import KNOWN_FILES, Source, read_bytes
 from texbudget.readers._common import read_upto
 from texbudget.sizing.meshes import lod_of
 
@@ -919,6 +919,9 @@ class _Document:
         rel = _join_normal(self._base, uri)
         if rel in (".", "..") or rel.startswith("../"):
             return None
+        known = KNOWN_FILES.get()
+        if known is not None and rel in known[1] and known[0] == os.fspath(self.src.root):
+            return rel  # a file discovery listed: inside the root, nothing to walk
         return rel if _locate(self.src.root, rel, self._plain_folders) == "file" else None
 
     def _resolve(self, uri: str, where: str) -> str | None:
