@@ -34,7 +34,6 @@ import os
 import pickle
 import select
 import signal
-import struct
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -633,8 +632,7 @@ class _PipeReceiver:
         return bool(_wait([self], timeout=0))
 
     def recv_bytes(self) -> bytes:
-        (n,) = struct.unpack("<Q", self._exactly(8))
-        return self._exactly(n)
+        return self._exactly(int.from_bytes(self._exactly(8), "little"))
 
     def _exactly(self, n: int) -> bytes:
         parts, left = [], n
@@ -652,6 +650,10 @@ class _PipeReceiver:
 
 def _wait(receivers: list[Any], timeout: float | None = None) -> list[Any]:
     """The receivers with a message or an end to take (``timeout`` None: wait for one)."""
+    if not hasattr(select, "poll"):  # Windows (spawned workers only): multiprocessing's own wait
+        from multiprocessing.connection import wait
+
+        return list(wait(receivers, timeout))
     poller = select.poll()
     by_fd = {}
     for r in receivers:
@@ -664,7 +666,8 @@ def _wait(receivers: list[Any], timeout: float | None = None) -> list[Any]:
 def _forked(task: tuple, total: int, workers: int) -> Iterator[_Pool]:
     """Workers made with ``os.fork``: they inherit the imports and the task, take chunk
     numbers from ``_Tickets`` and send through plain pipes (no multiprocessing import, a
-    tenth of the start-up)."""
+    tenth of the start-up). When the system refuses a fork, the workers already made (or
+    this process alone) read everything."""
     tickets = _Tickets(total)
     pids: list[int] = []
     live: list[_PipeReceiver] = []
@@ -686,7 +689,12 @@ def _forked(task: tuple, total: int, workers: int) -> Iterator[_Pool]:
     try:
         for _ in range(workers):
             read, write = os.pipe()
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:  # no process to spare (a limit, memory): fewer workers, or none
+                os.close(read)
+                os.close(write)
+                break
             if pid == 0:  # the worker: never returns into the caller's code
                 code = 1
                 try:

@@ -409,6 +409,22 @@ def test_forked_workers_share_the_tickets_and_are_all_waited_for(tree, monkeypat
             os.waitpid(pid, os.WNOHANG)
 
 
+def test_a_refused_fork_leaves_the_reading_to_this_process(tree, monkeypatch):
+    monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
+    serial = read_scene(tree, CONFIG, jobs=1)
+
+    def refused() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", refused)
+    before = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    seen: list[tuple[int, int]] = []
+    assert same(serial, read_scene(tree, CONFIG, jobs=3, progress=lambda d, t: seen.append((d, t))))
+    assert seen[-1] == (122, 122)
+    if before is not None:  # the pipes made for the workers were closed
+        assert len(os.listdir("/proc/self/fd")) == before
+
+
 def test_the_pool_runs_a_custom_reader(tree, monkeypatch):
     monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
     assert same(read_scene(tree, CONFIG, jobs=2, reader=_plain_reader), read_scene(tree, CONFIG, jobs=1, reader=_plain_reader))
