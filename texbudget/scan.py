@@ -17,11 +17,16 @@ How a file is read, cheaply:
 - With a ``cache`` (``texbudget.cache.Cache``), files whose signature is unchanged are not
   read at all; the rest are read and stored. After a whole-tree scan, entries of files that
   are gone are pruned.
+- Files are read grouped by type (``_by_type``): one reader after another keeps its code and
+  data hot, a fifth faster than the walk's mixed order.
 - Cache misses are read in a process pool when there are at least ``POOL_MIN_FILES`` of them
   and ``jobs`` > 1; below that a pool's start-up costs more than it saves (measured on a
-  2-core machine, see ``benchmarks/README.md``). The main process reads too; workers send
-  each chunk back pickled as the cache stores values (with each file's cache blob when the
-  cache is on, which is stored as is).
+  2-core machine, see ``benchmarks/README.md``). The main process reads too; workers are
+  forked (spawned by multiprocessing in a process with threads, the TUI) and send each chunk
+  back pickled as the cache stores values (with each file's cache blob when the cache is on,
+  which is stored as is).
+- A glTF's image URIs that name files discovery listed are not walked again
+  (``readers.KNOWN_FILES``).
 """
 
 from __future__ import annotations
