@@ -676,14 +676,10 @@ def _forked(task: tuple, total: int, workers: int) -> Iterator[_Pool]:
     tickets = _Tickets(total)
     pids: list[int] = []
     live: list[_PipeReceiver] = []
-    stopped = False
 
     def stop(finished: bool) -> None:
-        nonlocal stopped
-        if stopped:
-            return
-        stopped = True
-        for pid in pids:
+        while pids:  # each worker is waited for once (a pid waited for may be reused)
+            pid = pids.pop()
             if not finished:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGTERM)
@@ -729,13 +725,8 @@ def _spawned(task: tuple, total: int, workers: int) -> Iterator[_Pool]:
     ctx = multiprocessing.get_context("spawn")
     counter = _Counter(ctx.Value("q", 0), total)
     procs: list[tuple[Any, Any]] = []
-    stopped = False
 
     def stop(finished: bool) -> None:
-        nonlocal stopped
-        if stopped:
-            return
-        stopped = True
         for worker, _ in procs:
             if worker.is_alive() and not finished:
                 worker.terminate()
