@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -254,8 +256,12 @@ def test_the_console_script_writes_everything_before_its_fast_exit(tmp_path):
         done = subprocess.run([sys.executable, "-m", "texbudget", "scan", "--format", "json", demo], stdout=f, stderr=subprocess.PIPE, text=True, env=env)
     assert done.returncode == 0 and done.stderr == ""
     assert json.loads(out.read_text())["schema"] == 1
-    over = subprocess.run([sys.executable, "-m", "texbudget", "check", "--total", "--cards", "2GB", demo], capture_output=True, text=True, env=env)
+    copy = tmp_path / "demo"
+    shutil.copytree(demo, copy, ignore=shutil.ignore_patterns(".texbudget"))  # mtimes kept: not racy
+    over = subprocess.run([sys.executable, "-m", "texbudget", "check", "--total", "--cards", "2GB", str(copy)], capture_output=True, text=True, env=env)
     assert over.returncode == 1 and over.stdout.endswith("\n") and over.stdout.count("\n") >= 2
+    with sqlite3.connect(copy / ".texbudget" / "cache.sqlite") as db:  # the cache was committed and closed
+        assert db.execute("select count(*) from entries").fetchone()[0] > 200  # the demo's 244 files
     proc = subprocess.Popen([sys.executable, "-m", "texbudget", "scan", "--format", "json", demo], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.read(10)
