@@ -3,9 +3,11 @@ specific finding for every kind of broken file."""
 
 from __future__ import annotations
 
+import io
 import struct
 
 import pytest
+from PIL import Image
 
 from tests.readers import factories as fx
 from texbudget.model import TextureFacts
@@ -185,6 +187,13 @@ def _png_with_ihdr(width: int, height: int) -> bytes:
     return good[:16] + ihdr + good[29:]
 
 
+def _noise_jpeg() -> bytes:
+    """A JPEG of noise, about 12 KB: its pixel data runs past the 4 KiB the tail check reads."""
+    buf = io.BytesIO()
+    Image.effect_noise((96, 96), 80).convert("RGB").save(buf, format="JPEG", quality=95)
+    return buf.getvalue()
+
+
 BROKEN = [
     ("empty.png", b"", "TB040"),
     ("empty.jpg", b"", "TB040"),
@@ -200,6 +209,8 @@ BROKEN = [
     ("head.webp", fx.pillow_bytes("WEBP", "RGB")[:20], "TB042"),
     ("head.jpg", b"\xff\xd8", "TB042"),
     ("cut.png", fx.png_bytes(64, 64)[:-30], "TB043"),
+    ("cut.jpg", fx.pillow_bytes("JPEG", "RGB", (64, 64))[:-1], "TB043"),
+    ("cut-half.jpg", _noise_jpeg()[: len(_noise_jpeg()) // 2], "TB043"),
     ("cut.bmp", fx.pillow_bytes("BMP", "RGB", (32, 32))[:-100], "TB043"),
     ("cut.tga", fx.pillow_bytes("TGA", "RGB", (32, 32))[:-100], "TB043"),
     ("cut.tif", fx.pillow_bytes("TIFF", "RGB", (32, 32))[:-10], "TB043"),

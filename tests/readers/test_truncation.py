@@ -23,7 +23,7 @@ Reader = Callable[[Source], ReadResult]
 SAMPLES: list[tuple[str, Reader, bytes, bool]] = [
     ("a.png", read_image, fx.png_bytes(16, 8, color_type=3, trns=b"\0", icc_name=b"sRGB"), True),
     ("a16.png", read_image, fx.png_bytes(16, 8, color_type=4, bit_depth=16, gamma=45455), True),
-    ("a.jpg", read_image, fx.pillow_bytes("JPEG", "RGB", (16, 8)), False),
+    ("a.jpg", read_image, fx.pillow_bytes("JPEG", "RGB", (16, 8)), True),
     ("a.tga", read_image, fx.pillow_bytes("TGA", "RGBA", (16, 8)), False),  # a cut 26-byte footer is harmless
     ("a.bmp", read_image, fx.pillow_bytes("BMP", "RGB", (16, 8)), True),
     ("a.tif", read_image, fx.pillow_bytes("TIFF", "RGB", (16, 8)), True),

@@ -70,6 +70,7 @@ _PIL_ERRORS = (SyntaxError, OSError, ValueError, EOFError, struct.error, IndexEr
 
 _TAIL_BYTES = 4096
 _PNG_IEND = b"IEND\xaeB`\x82"
+_JPEG_EOI = b"\xff\xd9"
 
 
 @functools.cache
@@ -159,6 +160,8 @@ def _check_fixed_header(src: Source, container: str, head: bytes, size: int) -> 
     if container == "gif":
         width, height = struct.unpack_from("<HH", head, 6)
         return check_dims(src.rel, what, width, height)
+    if container == "jpeg":
+        return _check_jpeg_tail(src, size)
     if container == "bmp":
         header_size = struct.unpack_from("<I", head, 14)[0]
         if header_size == 12:
@@ -201,6 +204,17 @@ def _check_png_tail(src: Source, size: int) -> ReadResult | None:
     tail = src.read_at(max(0, size - _TAIL_BYTES), _TAIL_BYTES)
     if _PNG_IEND not in tail:
         return fail(src.rel, "TB043", f"PNG pixel data truncated: the file ({size} bytes) ends before its IEND chunk")
+    return None
+
+
+def _check_jpeg_tail(src: Source, size: int) -> ReadResult | None:
+    """A JPEG ends with its EOI marker (FF D9; up to 4 KiB of padding after it is allowed).
+    FF D9 appears nowhere else in the compressed data (an FF there is followed by 00 or a
+    restart marker), so a file cut inside its pixel data has none in its last bytes. (A cut
+    file of under 4 KiB with an EXIF thumbnail, whose own EOI is near its start, passes.)"""
+    tail = src.read_at(max(0, size - _TAIL_BYTES), _TAIL_BYTES)
+    if _JPEG_EOI not in tail:
+        return fail(src.rel, "TB043", f"JPEG pixel data truncated: the file ({size} bytes) ends before its end-of-image marker")
     return None
 
 
