@@ -322,6 +322,21 @@ def exr_bytes(
     return EXR_MAGIC + struct.pack("<I", version) + body + bytes(8 * n * parts) + bytes(payload)
 
 
+def exr_with_chunks(tiled: bool = False) -> bytes:
+    """A 4x3 uncompressed EXR (B, G, R half) with its offset table filled in and every chunk
+    written: one per scanline (y, size, 24 bytes), or with ``tiled`` one 4x4 tile (x, y, level
+    x, level y, size, 96 bytes: the tile is whole, past the data window)."""
+    version = 2 | (0x200 if tiled else 0)
+    head = EXR_MAGIC + struct.pack("<I", version) + exr_header(4, 3, tiles=(4, 4, 0) if tiled else None)
+    bodies = [struct.pack("<4ii", 0, 0, 0, 0, 96) + bytes(96)] if tiled else [struct.pack("<ii", y, 24) + bytes(24) for y in range(3)]
+    at = len(head) + 8 * len(bodies)
+    offsets = []
+    for body in bodies:
+        offsets.append(at)
+        at += len(body)
+    return head + struct.pack(f"<{len(offsets)}Q", *offsets) + b"".join(bodies)
+
+
 # --- Radiance HDR -----------------------------------------------------------------------------
 
 

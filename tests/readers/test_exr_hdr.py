@@ -95,6 +95,22 @@ def test_exr_unknown_compression_skips_the_table_check() -> None:
     _one(_exr(fx.exr_bytes(16, 64, compression=42, chunks=0, payload=0)))
 
 
+@pytest.mark.parametrize("tiled", [False, True])
+def test_exr_cut_in_its_last_chunk_is_truncated(tiled: bool) -> None:
+    data = fx.exr_with_chunks(tiled)
+    whole = read_exr(Source(rel="a.exr", data=data))
+    assert whole.findings == () and (whole.textures[0].width, whole.textures[0].height) == (4, 3)
+    head = 20 if tiled else 8
+    last = len(data) - head - (96 if tiled else 24)
+    cut = read_exr(Source(rel="a.exr", data=data[:-5]))
+    assert [(f.code, f.message) for f in cut.findings] == [
+        ("TB043", f"EXR pixel data truncated: the last chunk (at byte {last}) ends at {len(data)}, the file at {len(data) - 5} (5 bytes missing)")]
+    headless = read_exr(Source(rel="a.exr", data=data[: last + 2]))
+    assert [(f.code, f.message) for f in headless.findings] == [
+        ("TB043", f"EXR pixel data truncated: the offset table names a chunk at byte {last}, whose header ends at {last + head}, "
+                  f"the file at {last + 2} ({head - 2} bytes missing)")]
+
+
 def test_exr_multipart_reads_the_first_part() -> None:
     result = _exr(fx.exr_bytes(32, 16, parts=2))
     f = _one(result, ("TB056",))

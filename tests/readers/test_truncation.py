@@ -40,6 +40,8 @@ SAMPLES: list[tuple[str, Reader, bytes, bool]] = [
                                          level_lengths=[40, 20, 10, 8, 8, 8]), True),
     ("a.exr", read_exr, fx.exr_bytes(16, 8, payload=0), True),
     ("b.exr", read_exr, fx.exr_bytes(16, 8, tiles=(8, 8, 1), chunks=2 + 1 + 1 + 1 + 1, payload=0), True),
+    ("c.exr", read_exr, fx.exr_with_chunks(), True),  # offsets filled in, every chunk written
+    ("d.exr", read_exr, fx.exr_with_chunks(tiled=True), True),
     ("a.hdr", read_hdr, fx.hdr_bytes(16, 8), True),
 ]
 

@@ -10,7 +10,8 @@ present: ``R``, ``G``, ``B``, ``A``; else the first named layer, e.g. ``diffuse.
 alpha when that layer has an ``A`` channel, bit depth 16 when every channel is HALF and 32
 otherwise, hdr True, colour space linear. A tiled MIPMAP file reports its stored level count
 (rounding mode honoured); ONE_LEVEL and RIPMAP files report 1 (ripmaps are not GPU mips).
-A file too short for its chunk offset table is cut (TB043). Deep files have no fixed texel
+A file too short for its chunk offset table, or for the chunk at the largest offset the
+table names, is cut (TB043). Deep files have no fixed texel
 size (TB046); multi-part files are read from their first part (TB056).
 """
 
@@ -110,6 +111,9 @@ def read_exr(src: Source) -> ReadResult:
             needed = header_end + 8 * chunks
             if size < needed:
                 return fail(src.rel, "TB043", f"EXR pixel data truncated: the offset table of {chunks} chunks ends at {needed}, the file at {size} ({needed - size} bytes missing)")
+            cut = _last_chunk_cut(src, header_end, chunks, size, 20 if tile else 8)
+            if cut is not None:
+                return fail(src.rel, "TB043", f"EXR pixel data truncated: {cut}")
 
     layer = _first_layer(channels)
     facts = TextureFacts(
@@ -119,6 +123,33 @@ def read_exr(src: Source) -> ReadResult:
         disk_bytes=size, grey=len(layer) == 1,
     )
     return ReadResult(textures=(facts,), findings=tuple(notes))
+
+
+#: Largest chunk offset table read to find the file's last chunk (131,072 chunks: a 16k-line
+#: uncompressed image); past it only the table's own length is checked.
+MAX_OFFSET_TABLE_BYTES = 1 << 20
+
+
+def _last_chunk_cut(src: Source, table_at: int, chunks: int, size: int, head_bytes: int) -> str | None:
+    """How the last chunk (the one at the largest offset) runs past the end of the file, or
+    None when it fits. A chunk is its header (``head_bytes``: the scanline's y, or the tile's
+    four coordinates, then the data size) and its data. A table of zeros (not filled in, which
+    the OpenEXR library rebuilds by reading the chunks) says nothing."""
+    if not chunks or 8 * chunks > MAX_OFFSET_TABLE_BYTES:
+        return None
+    table = src.read_at(table_at, 8 * chunks)
+    if len(table) < 8 * chunks:
+        return None  # the file shrank after it was measured; its length was checked above
+    last = max(struct.unpack(f"<{chunks}Q", table))
+    if last == 0:
+        return None
+    end = last + head_bytes
+    if end > size:
+        return f"the offset table names a chunk at byte {last}, whose header ends at {end}, the file at {size} ({end - size} bytes missing)"
+    (data,) = struct.unpack("<i", src.read_at(end - 4, 4))
+    if end + data > size:
+        return f"the last chunk (at byte {last}) ends at {end + data}, the file at {size} ({end + data - size} bytes missing)"
+    return None
 
 
 def _cstring(data: bytes, pos: int, limit: int) -> tuple[str, int]:
