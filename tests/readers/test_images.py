@@ -138,6 +138,29 @@ def test_psd_headers(kwargs: dict, expected: tuple) -> None:
     assert (facts.channels, facts.alpha, facts.bit_depth, facts.grey, facts.palette, facts.hdr, facts.color_space) == expected
 
 
+def _psd_rle(psb: bool, rows: int = 3 * 6, row: bytes = b"\x00\x07" + bytes(8)) -> bytes:
+    """An 8x6 RGB PSD (or PSB) whose merged image is RLE: a row-length table, then rows."""
+    head = fx.psd_bytes(8, 6, version=2 if psb else 1)[:26]
+    sections = struct.pack(">III", 0, 0, 0) if not psb else struct.pack(">IIQ", 0, 0, 0)
+    counts = struct.pack(f">{rows}{'I' if psb else 'H'}", *[len(row)] * rows)
+    return head + sections + struct.pack(">H", 1) + counts + row * rows
+
+
+@pytest.mark.parametrize("psb", [False, True])
+def test_psd_merged_image_cut_short_is_truncated(psb: bool) -> None:
+    raw = fx.psd_bytes(8, 6, version=2 if psb else 1)
+    assert _one(raw, "a.psd").width == 8
+    assert _code(raw[:-5], "a.psd") == ("TB043", f"PSD pixel data truncated: the merged image (raw) ends at {len(raw)}, the file at {len(raw) - 5} (5 bytes missing)")
+    rle = _psd_rle(psb)
+    assert _one(rle, "a.psd").width == 8
+    assert _code(rle[:-3], "a.psd") == ("TB043", f"PSD pixel data truncated: the merged image (RLE) ends at {len(rle)}, the file at {len(rle) - 3} (3 bytes missing)")
+    sections_end = 26 + (16 if psb else 12)
+    assert _code(raw[:sections_end - 1], "a.psd")[0] == "TB043"  # the layer section's length cut
+    assert _code(raw[:sections_end + 1], "a.psd")[1].endswith(f"the merged image's compression word at {sections_end + 2}, the file at {sections_end + 1}")
+    zipped = raw[:sections_end] + struct.pack(">H", 2) + b"zip data, no length to check"
+    assert _one(zipped, "a.psd").width == 8
+
+
 def test_huge_png_header_is_read_without_pillows_bomb_guard() -> None:
     """20000x20000 is over Pillow's decompression-bomb error limit (2 x 89.5 Mpx); texbudget
     decodes nothing, so the header's size is reported."""

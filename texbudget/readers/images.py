@@ -28,7 +28,7 @@ import struct
 import warnings
 import zlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 from texbudget.model import ReadResult
 from texbudget.readers import Source, sniff
@@ -503,6 +503,41 @@ _PSD_MODES = {0: (1, True, False), 1: (1, True, False), 2: (3, False, True), 3: 
 _PSD_STORED = {0: 1, 1: 1, 2: 1, 3: 3, 4: 4, 7: 1, 8: 1, 9: 3}
 
 
+#: Largest table of RLE row lengths read to find where a PSD's merged image ends (a PSB of
+#: 4 channels of 65,536 rows); past it only the table's own length is checked.
+_PSD_MAX_RLE_TABLE = 1 << 20
+
+
+def _psd_cut(f: BinaryIO, offset: int, size: int, psb: bool, rows: int, row_bytes: int) -> str | None:
+    """Where a PSD ends short after its image resources (at ``offset``), or None: the layer
+    and mask section (its length is 8 bytes in a PSB), then the merged image, a compression
+    word and ``rows`` rows of every channel: raw rows of ``row_bytes``, or RLE rows whose
+    lengths lead the data (2 bytes each, 4 in a PSB). ZIP data has no length to check."""
+    raw = read_at(f, offset, 8 if psb else 4, size)
+    if len(raw) < (8 if psb else 4):
+        return f"the layer and mask section's length at offset {offset} is missing"
+    offset += len(raw) + int.from_bytes(raw, "big")
+    if offset + 2 > size:
+        return f"the layer and mask section ends at {offset}, the merged image's compression word at {offset + 2}, the file at {size}"
+    compression = int.from_bytes(read_at(f, offset, 2, size), "big")
+    offset += 2
+    if compression == 0:
+        needed = offset + rows * row_bytes
+    elif compression == 1:
+        width = 4 if psb else 2
+        needed = offset + rows * width
+        if needed <= size and rows * width <= _PSD_MAX_RLE_TABLE:
+            table = read_at(f, offset, rows * width, size)
+            if len(table) == rows * width:
+                needed += sum(struct.unpack(f">{rows}{'I' if psb else 'H'}", table))
+    else:
+        return None
+    if needed > size:
+        what = "raw" if compression == 0 else "RLE"
+        return f"the merged image ({what}) ends at {needed}, the file at {size} ({needed - size} bytes missing)"
+    return None
+
+
 def _read_psd(src: Source, head: bytes, size: int) -> ReadResult:
     version, = struct.unpack_from(">H", head, 4)
     stored, height, width, depth, mode = struct.unpack_from(">HIIHH", head, 12)
@@ -523,6 +558,9 @@ def _read_psd(src: Source, head: bytes, size: int) -> ReadResult:
             offset += 4 + struct.unpack(">I", raw)[0]
             if offset > size:
                 return fail(src.rel, "TB042", f"PSD header truncated: the {section} section ends at {offset}, the file at {size}")
+        cut = _psd_cut(f, offset, size, version == 2, stored * height, -(-width * depth // 8))
+    if cut is not None:
+        return fail(src.rel, "TB043", f"PSD pixel data truncated: {cut}")
     channels, grey, palette = _PSD_MODES[mode]
     alpha = stored > _PSD_STORED[mode]
     facts = new_texture(
