@@ -62,7 +62,7 @@ _TABLE: tuple[Code, ...] = (
     Code("TB040", E, "The file is empty (0 bytes).", "An empty file is usually a failed save or copy; re-export it or delete it."),
     Code("TB041", E, "The file does not start with its format's signature (wrong magic), or is no image of the type its name says.", "Check that the file really is what its suffix says; re-export it."),
     Code("TB042", E, "The file ends inside its header.", "The file is cut short (a failed copy, download or export); re-export it."),
-    Code("TB043", E, "The file is shorter than the pixel data its header describes; the message says how many bytes are missing.", "The file is cut short; re-export it. Engines reject or mis-load such files."),
+    Code("TB043", E, "The file is shorter than the pixel data its header describes, or ends before its end marker (PNG IEND, JPEG end-of-image); the message says how many bytes are missing when the header gives the length.", "The file is cut short; re-export it. Engines reject or mis-load such files."),
     Code("TB044", E, "The header gives a zero width, height or depth.", "The header is corrupt or the export failed; re-export the file."),
     Code("TB045", E, "The header gives dimensions or counts beyond any GPU's limits (more than 65536 texels on a side, or more than 65536 layers).", "The header is probably corrupt; re-export the file, or split the image."),
     Code("TB046", E, "The pixel format is unknown or not supported; the message names the code.", "Re-export in a standard format (BC1–BC7, ASTC, ETC2, RGBA8, RGBA16F, …), or report the format code."),
