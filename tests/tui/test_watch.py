@@ -3,9 +3,12 @@ stays. Real PNG files in tmp_path and the real batched scanner."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from PIL import Image
+
+from tests.readers.gltf_factories import GltfBuilder
 
 from texbudget import config as config_mod
 from texbudget import pipeline
@@ -70,3 +73,27 @@ async def test_a_sidecar_edit_rereads_its_texture(tmp_path):
     after = scanning.snapshot(tmp_path, config)
     assert scanning.changes(before, after) == scanning.Changes(frozenset({"a.png"}), frozenset())
     assert not scanning.changes(after, scanning.snapshot(tmp_path, config))
+
+
+async def test_under_follow_gltf_a_change_to_an_image_no_scene_uses_is_not_read(tmp_path):
+    png(tmp_path / "tex/used.png", 256, 256)
+    png(tmp_path / "tex/loose.png", 128, 128)
+    b = GltfBuilder()
+    b.add_image_uri("../tex/used.png")
+    b.add_material(pbrMetallicRoughness={"baseColorTexture": {"index": b.add_texture(0)}})
+    (tmp_path / "scene").mkdir()
+    b.write_gltf(tmp_path / "scene" / "s.gltf")
+    config = config_mod.load(None)
+    config = replace(config, sections={**config.sections, "scan": {**config.sections["scan"], "follow": "gltf"}})
+    settings = pipeline.build_settings(config, resolutions=["1920x1080"], cards=["8GB"], rt=["off"])
+    app = make_app(settings, tmp_path, config, watch=True, watch_interval=0.1)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert dims(app) == {"tex/used.png": (256, 256)}
+        before = app.rescans
+        png(tmp_path / "tex/loose.png", 64, 64)  # no scene uses it: a whole scan would not read it
+        png(tmp_path / "tex/used.png", 512, 256)
+        await wait_for(app, pilot, lambda: dims(app).get("tex/used.png") == (512, 256))
+        assert dims(app) == {"tex/used.png": (512, 256)}
+        assert "tex/loose.png" not in app.scan.files and app.rescans > before
+        assert scanning.to_read_again({"tex/loose.png", "tex/used.png", "scene/new.glb"}, app.scan, config) == {"tex/used.png", "scene/new.glb"}

@@ -357,10 +357,10 @@ class TexbudgetApp(App[int]):
                 self.post_message(FilesChanged(found.changed, found.removed))
 
     def on_files_changed(self, message: FilesChanged) -> None:
-        self._dirty |= message.changed
+        self._dirty |= scanning.to_read_again(message.changed, self.scan, self.config, self.paths)
         self._gone |= message.removed
         self._dirty -= message.removed
-        if not self.scanning and not self._rescanning:
+        if (self._dirty or self._gone) and not self.scanning and not self._rescanning:
             self._start_rescan()
 
     def _start_rescan(self) -> None:

@@ -167,6 +167,17 @@ def snapshot(root: Path, config: Config, paths: Sequence[Path] | None = None) ->
     return out
 
 
+def to_read_again(changed: Iterable[str], scan: Scan, config: Config, paths: Sequence[Path] | None = None) -> frozenset[str]:
+    """The changed files a rescan reads: all of them, except under ``[scan] follow = "gltf"``,
+    where a file that is no scene and that no scene uses (not in ``scan``) stays unread, as a
+    whole scan would leave it. A scene's new images are read with it."""
+    found = frozenset(changed)
+    if not follows_gltf(config, paths):
+        return found
+    held = {*scan.files, *(t.path for t in scan.textures)}
+    return frozenset(p for p in found if is_scene(p) or p in held)
+
+
 def changes(old: Mapping[str, tuple], new: Mapping[str, tuple]) -> Changes:
     changed = frozenset(k for k, v in new.items() if old.get(k) != v)
     removed = frozenset(k for k in old if k not in new)
