@@ -9,7 +9,6 @@ from pathlib import Path
 from PIL import Image
 
 from tests.readers.gltf_factories import GltfBuilder
-
 from texbudget import config as config_mod
 from texbudget import pipeline
 from texbudget.tui import scanning
