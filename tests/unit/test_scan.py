@@ -374,18 +374,36 @@ def test_a_gltf_image_discovery_listed_needs_no_lstat_and_a_link_out_is_still_re
     assert scan_mod.KNOWN_FILES.get() is None  # set only while the scan reads
 
 
-def test_the_chunk_tickets_are_each_taken_once_and_then_run_out():
-    tickets = scan_mod._Tickets(5)
+def test_the_chunk_tickets_are_each_taken_once_own_queue_first():
+    tickets = scan_mod._Tickets(6, split=2)
     try:
-        assert [tickets() for _ in range(7)] == [0, 1, 2, 3, 4, None, None]
+        # this process takes its own (0, 1) first, a worker the rest first; then each other's
+        assert [tickets.worker(), tickets(), tickets.worker(), tickets(), tickets()] == [2, 0, 3, 1, 4]
+        assert [tickets.worker(), tickets.worker(), tickets()] == [5, None, None]
     finally:
-        os.close(tickets.fd)
+        tickets.close()
     many = scan_mod._Tickets(scan_mod.MAX_CHUNKS + 10)  # past the cap: left for the end
     try:
         taken = list(iter(many, None))
     finally:
-        os.close(many.fd)
+        many.close()
     assert taken == list(range(scan_mod.MAX_CHUNKS))
+
+
+def test_the_scenes_are_read_in_this_process_first(tree, monkeypatch):
+    monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
+    monkeypatch.setattr(scan_mod, "POOL_CHUNK", 16)
+    here: list[str] = []
+    read_here = scan_mod._Job._read_here
+
+    def spy(job, rel, sidecar):
+        here.append(rel)
+        return read_here(job, rel, sidecar)
+
+    monkeypatch.setattr(scan_mod._Job, "_read_here", spy)
+    scan = read_scene(tree, CONFIG, jobs=2)
+    scenes = [rel for rel in scan.files if scan_mod.is_scene(rel)]
+    assert scenes and here[: len(scenes)] == scenes
 
 
 def test_forked_workers_share_the_tickets_and_are_all_waited_for(tree, monkeypatch):
