@@ -706,6 +706,19 @@ def _wait(receivers: list[Any], timeout: float | None = None) -> list[Any]:
     return [by_fd[fd] for fd, _ in poller.poll(None if timeout is None else timeout * 1000)]
 
 
+#: A result pipe's buffer where the system allows it (Linux: up to ``pipe-max-size``, 1 MiB
+#: by default): a worker sends on while this process reads a long chunk of its own (the
+#: scenes), instead of waiting on a full 64 KiB pipe.
+PIPE_BYTES = 1 << 20
+
+
+def _widen(fd: int) -> None:
+    with contextlib.suppress(OSError, AttributeError, ImportError):
+        import fcntl
+
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+
+
 @contextlib.contextmanager
 def _forked(task: tuple, total: int, workers: int, split: int = 0) -> Iterator[_Pool]:
     """Workers made with ``os.fork``: they inherit the imports and the task, take chunk
@@ -729,6 +742,7 @@ def _forked(task: tuple, total: int, workers: int, split: int = 0) -> Iterator[_
     try:
         for _ in range(workers):
             read, write = os.pipe()
+            _widen(write)
             try:
                 pid = os.fork()
             except OSError:  # no process to spare (a limit, memory): fewer workers, or none

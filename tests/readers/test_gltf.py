@@ -553,6 +553,20 @@ def test_uris_outside_the_root_are_refused_and_never_opened(tmp_path, monkeypatc
     assert set(opened) == {str(root / "u.gltf")}
 
 
+def test_equal_attributes_and_their_tuples_are_kept_once(tmp_path):
+    # As the cache's decoder shares them: a scene's meshes repeat vertex counts and layouts.
+    for name in ("a", "b"):
+        b = GltfBuilder()
+        b.add_scene([b.add_node(mesh=triangle_mesh(b, 3, [0, 1, 2]))])
+        b.write_gltf(tmp_path / f"{name}.gltf", bin_name=f"{name}.bin")
+    (pa,) = read(tmp_path, "a.gltf").meshes[0].primitives
+    (pb,) = read(tmp_path, "b.gltf").meshes[0].primitives
+    assert pa == pb and pa is not pb
+    assert pa.attributes is pb.attributes and pa.accessor_ids is pb.accessor_ids
+    assert [x.name for x in pa.attributes] == ["POSITION", "NORMAL"]
+    assert all(x is y for x, y in zip(pa.attributes, pb.attributes, strict=True))
+
+
 def test_symlink_out_of_the_root_is_refused(tmp_path):
     root = tmp_path / "root"
     root.mkdir()

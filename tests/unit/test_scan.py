@@ -390,6 +390,21 @@ def test_the_chunk_tickets_are_each_taken_once_own_queue_first():
     assert taken == list(range(scan_mod.MAX_CHUNKS))
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="F_SETPIPE_SZ is Linux's")
+def test_a_result_pipe_is_widened_where_the_system_allows():
+    import fcntl
+
+    read, write = os.pipe()
+    try:
+        scan_mod._widen(write)
+        size = fcntl.fcntl(write, fcntl.F_GETPIPE_SZ)
+    finally:
+        os.close(read)
+        os.close(write)
+    limit = int(Path("/proc/sys/fs/pipe-max-size").read_text())
+    assert size == scan_mod.PIPE_BYTES if os.geteuid() == 0 or limit >= scan_mod.PIPE_BYTES else size >= 65536
+
+
 def test_the_scenes_are_read_in_this_process_first(tree, monkeypatch):
     monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
     monkeypatch.setattr(scan_mod, "POOL_CHUNK", 16)

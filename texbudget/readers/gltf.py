@@ -48,6 +48,7 @@ the full checks of that item, which give every finding its message, in the same 
 from __future__ import annotations
 
 import binascii
+import functools
 import json
 import math
 import os
@@ -146,6 +147,24 @@ _DRIVE = re.compile(r"^[A-Za-z]:[/\\]")
 _TRIANGLE_MODES = (4, 5, 6)
 _make_attribute = builder(AttributeFacts)
 _make_primitive = builder(PrimitiveFacts)
+
+#: Equal attributes, and the equal tuples of attributes and of accessor ids that primitives
+#: hold, are kept once in a process, as the cache's decoder keeps them (``cache._SHARED_WHOLE``,
+#: ``_SHARED_FIELDS``): meshes of a scene share vertex counts and layouts, and a scan of 100k
+#: files would otherwise hold about 10 MB more of copies. Keyed by the attributes' fields;
+#: emptied past ``_SHARED_MAX`` entries (a long TUI session).
+_shared: dict[tuple, Any] = {}
+_SHARED_MAX = 1 << 16
+
+
+def _share(key: tuple, make: Any) -> Any:
+    """The one kept ``make()`` for ``key``."""
+    found = _shared.get(key)
+    if found is None:
+        if len(_shared) >= _SHARED_MAX:
+            _shared.clear()
+        found = _shared[key] = make()
+    return found
 _make_mesh = builder(MeshFacts)
 _make_scene = builder(SceneFacts)
 _make_result = builder(ReadResult)
@@ -686,9 +705,12 @@ class _Document:
             # Each accessor counted once per mesh, in the first category it is used in (``used``
             # lists attributes, then morph targets, then indices).
             attributes = []
+            fields = []
             for name, i in attr_ids.items():
                 acc = accs[i]
-                attributes.append(_make_attribute(name, *acc[:5]))  # type: ignore[index]
+                key = (name, *acc[:5])  # type: ignore[index]  # an AttributeFacts' fields
+                fields.append(key)
+                attributes.append(_share(key, functools.partial(_make_attribute, *key)))
                 if i not in counted:
                     counted.add(i)
                     vertex_bytes += acc.bytes  # type: ignore[union-attr]
@@ -707,14 +729,14 @@ class _Document:
                 mode,
                 vertex_count,
                 triangles,
-                tuple(attributes),
+                _share((*fields, "attributes"), functools.partial(tuple, attributes)),
                 index_count,
                 index_size,
                 len(targets),
                 sum(accs[i].bytes for i in dict.fromkeys(morph_ids)) if morph_ids else 0,  # type: ignore[union-attr, misc]
                 None if m is None else f"{rel}#material/{m}",
                 "draco" if draco is not None else "meshopt" if meshopt else None,
-                tuple(accs),
+                _share((*accs, "ids"), functools.partial(tuple, accs)),
             ))
         if broken:
             return None
