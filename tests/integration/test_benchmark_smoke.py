@@ -11,7 +11,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 SIZE_METRICS = {
-    "files", "apparent_bytes", "raw_read_s", "raw_read_e2e_s", "raw_read_per_file_s", "scan_s",
+    "files", "apparent_bytes", "raw_read_s", "raw_read_e2e_s", "raw_read_e2e_check_s", "raw_read_per_file_s", "scan_s",
     "scan_empty_s", "scan_rss_bytes", "scan_marginal_per_file_s", "check_warm_s", "check_rss_bytes",
     "peak_rss_bytes", "recompute_s",
 }
