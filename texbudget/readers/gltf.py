@@ -147,6 +147,9 @@ _DRIVE = re.compile(r"^[A-Za-z]:[/\\]")
 _TRIANGLE_MODES = (4, 5, 6)
 _make_attribute = builder(AttributeFacts)
 _make_primitive = builder(PrimitiveFacts)
+_make_mesh = builder(MeshFacts)
+_make_scene = builder(SceneFacts)
+_make_result = builder(ReadResult)
 
 #: Equal attributes, and the equal tuples of attributes and of accessor ids that primitives
 #: hold, are kept once in a process, as the cache's decoder keeps them (``cache._SHARED_WHOLE``,
@@ -165,9 +168,6 @@ def _share(key: tuple, make: Any) -> Any:
             _shared.clear()
         found = _shared[key] = make()
     return found
-_make_mesh = builder(MeshFacts)
-_make_scene = builder(SceneFacts)
-_make_result = builder(ReadResult)
 
 
 class _Broken(Exception):
