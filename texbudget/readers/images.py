@@ -156,12 +156,12 @@ def _check_fixed_header(src: Source, container: str, head: bytes, size: int) -> 
         if head[12:16] != b"IHDR":
             return fail(src.rel, "TB054", "PNG: the first chunk is not IHDR")
         width, height = struct.unpack_from(">II", head, 16)
-        return check_dims(src.rel, what, width, height) or _check_png_tail(src, size)
+        return check_dims(src.rel, what, width, height) or _check_end(src, size, what, _PNG_IEND, "IEND chunk")
     if container == "gif":
         width, height = struct.unpack_from("<HH", head, 6)
         return check_dims(src.rel, what, width, height)
     if container == "jpeg":
-        return _check_jpeg_tail(src, size)
+        return _check_end(src, size, what, _JPEG_EOI, "end-of-image marker")
     if container == "bmp":
         header_size = struct.unpack_from("<I", head, 14)[0]
         if header_size == 12:
@@ -199,22 +199,15 @@ def _short(rel: str, what: str, needed: int, size: int) -> ReadResult | None:
     return None
 
 
-def _check_png_tail(src: Source, size: int) -> ReadResult | None:
-    """A PNG ends with its IEND chunk; a cut file does not (trailing junk up to 4 KiB is allowed)."""
+def _check_end(src: Source, size: int, what: str, marker: bytes, named: str) -> ReadResult | None:
+    """TB043 unless the file's last 4 KiB hold its end ``marker`` (trailing junk up to that is
+    allowed): a PNG ends with its IEND chunk, a JPEG with its EOI marker FF D9, which appears
+    nowhere else in the compressed data (an FF there is followed by 00 or a restart marker).
+    A cut file does not. (A cut JPEG of under 4 KiB with an EXIF thumbnail, whose own EOI is
+    near its start, passes.)"""
     tail = src.read_at(max(0, size - _TAIL_BYTES), _TAIL_BYTES)
-    if _PNG_IEND not in tail:
-        return fail(src.rel, "TB043", f"PNG pixel data truncated: the file ({size} bytes) ends before its IEND chunk")
-    return None
-
-
-def _check_jpeg_tail(src: Source, size: int) -> ReadResult | None:
-    """A JPEG ends with its EOI marker (FF D9; up to 4 KiB of padding after it is allowed).
-    FF D9 appears nowhere else in the compressed data (an FF there is followed by 00 or a
-    restart marker), so a file cut inside its pixel data has none in its last bytes. (A cut
-    file of under 4 KiB with an EXIF thumbnail, whose own EOI is near its start, passes.)"""
-    tail = src.read_at(max(0, size - _TAIL_BYTES), _TAIL_BYTES)
-    if _JPEG_EOI not in tail:
-        return fail(src.rel, "TB043", f"JPEG pixel data truncated: the file ({size} bytes) ends before its end-of-image marker")
+    if marker not in tail:
+        return fail(src.rel, "TB043", f"{what} pixel data truncated: the file ({size} bytes) ends before its {named}")
     return None
 
 
@@ -524,11 +517,11 @@ def _psd_cut(f: BinaryIO, offset: int, size: int, psb: bool, rows: int, row_byte
     if compression == 0:
         needed = offset + rows * row_bytes
     elif compression == 1:
-        width = 4 if psb else 2
-        needed = offset + rows * width
-        if needed <= size and rows * width <= _PSD_MAX_RLE_TABLE:
-            table = read_at(f, offset, rows * width, size)
-            if len(table) == rows * width:
+        entry = 4 if psb else 2  # bytes of one row's length
+        needed = offset + rows * entry
+        if needed <= size and rows * entry <= _PSD_MAX_RLE_TABLE:
+            table = read_at(f, offset, rows * entry, size)
+            if len(table) == rows * entry:
                 needed += sum(struct.unpack(f">{rows}{'I' if psb else 'H'}", table))
     else:
         return None
