@@ -332,7 +332,7 @@ def test_the_spawned_pool_gives_the_same_scan(tree, monkeypatch):
 
 def test_files_are_read_grouped_by_type_and_the_scan_keeps_discovery_order(tree, monkeypatch):
     rels = ["a/1.png", "a/2.dds", "a/3.png", "b/4.glb", "b/5.dds", "b/6.png", "README"]
-    assert scan_mod._by_type(rels) == ["a/1.png", "a/3.png", "b/6.png", "a/2.dds", "b/5.dds", "b/4.glb", "README"]
+    assert scan_mod._by_type(rels) == ["b/4.glb", "a/1.png", "a/3.png", "b/6.png", "a/2.dds", "b/5.dds", "README"]  # scenes first
     assert scan_mod._by_type(["x.png", "y.png"]) == ["x.png", "y.png"]
     read: list[str] = []
     real = scan_mod._read_file
