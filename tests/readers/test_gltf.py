@@ -402,6 +402,32 @@ def test_not_utf8(tmp_path):
     assert only(read(tmp_path, "x.gltf"), "TB070") == "the JSON is not UTF-8 (byte 11)"
 
 
+def test_a_byte_order_mark_is_allowed_once_and_counted_in_offsets(tmp_path):
+    bom = b"\xef\xbb\xbf"
+    (tmp_path / "x.gltf").write_bytes(bom + b'{"asset": {"version": "2.0"}}')
+    assert read(tmp_path, "x.gltf").findings == ()
+    (tmp_path / "x.gltf").write_bytes(bom + b'{"asset": "\xff\xfe"}')
+    assert only(read(tmp_path, "x.gltf"), "TB070") == "the JSON is not UTF-8 (byte 14)"
+    (tmp_path / "x.gltf").write_bytes(bom + bom + b'{"asset": {"version": "2.0"}}')
+    assert only(read(tmp_path, "x.gltf"), "TB070").startswith("not valid JSON: Unexpected UTF-8 BOM")
+
+
+@pytest.mark.parametrize("text", [
+    '{"a": 1}', '{"a": 1} \n\t\r', ' {"a": 1}', '{"a": 1} x', '{"a": 1}{}', '{"a": [1, 2.5, -1e3, {"b": null}]}',
+    '{"a": NaN, "b": -Infinity}', '{"a": "\\u00e9\\ud83d\\ude00"}', '{', '{"a": }', '{"a": 1,}', '{"a": "x\x01"}',
+    '{"a": 1, "a": 2}', '[1]', '', '"s"', '{"a": 1}\u00a0',
+])
+def test_the_json_scanner_gives_what_json_loads_gives(text):
+    # gltf._loads takes the scanner directly for a document that starts with "{"; the value or
+    # the error (its type and message) must be json.loads' own
+    def outcome(load):
+        try:
+            return load(text)
+        except ValueError as exc:
+            return type(exc), str(exc)
+    assert repr(outcome(gltf._loads)) == repr(outcome(json.loads))
+
+
 def test_json_nested_100k_deep(tmp_path):
     r = read(tmp_path, write_json(tmp_path, '{"asset": {"version": "2.0"}, "extras": ' + "[" * 100_000 + "]" * 100_000 + "}"))
     assert only(r, "TB070") == "the JSON is nested deeper than its parser can follow"

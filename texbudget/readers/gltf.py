@@ -48,7 +48,6 @@ the full checks of that item, which give every finding its message, in the same 
 from __future__ import annotations
 
 import binascii
-import functools
 import json
 import math
 import os
@@ -57,7 +56,7 @@ import re
 import stat
 import struct
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import unquote
@@ -160,13 +159,13 @@ _shared: dict[tuple, Any] = {}
 _SHARED_MAX = 1 << 16
 
 
-def _share(key: tuple, make: Any) -> Any:
-    """The one kept ``make()`` for ``key``."""
+def _share(key: tuple, make: Any, *args: Any) -> Any:
+    """The one kept ``make(*args)`` for ``key``."""
     found = _shared.get(key)
     if found is None:
         if len(_shared) >= _SHARED_MAX:
             _shared.clear()
-        found = _shared[key] = make()
+        found = _shared[key] = make(*args)
     return found
 
 
@@ -275,6 +274,27 @@ def _ext(d: dict, name: str, where: str) -> dict | None:
 # --- JSON and GLB --------------------------------------------------------------------------
 
 
+_BOM = b"\xef\xbb\xbf"
+#: The scanner ``json.loads`` runs (``JSONDecoder()`` without hooks is its decoder).
+_scan_once: Any = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # set by __init__, not declared
+
+
+def _loads(text: str) -> Any:
+    """``json.loads(text)``: a document that starts with "{" goes to the scanner directly
+    (``loads`` adds two whitespace matches and three calls around it: a tenth of a small
+    GLB's JSON time); anything else, and every error, takes ``json.loads`` itself, so the
+    value and the error are its own."""
+    if text[:1] == "{":
+        try:
+            doc, end = _scan_once(text, 0)
+        except Exception:
+            pass
+        else:
+            if end == len(text) or not text[end:].strip(" \t\n\r"):
+                return doc
+    return json.loads(text)
+
+
 def _parse_json(data: bytes) -> dict:
     # Each container and value takes a byte at least: a JSON no longer than a cap needs no count.
     if len(data) > MAX_JSON_CONTAINERS:
@@ -285,12 +305,14 @@ def _parse_json(data: bytes) -> dict:
         values = data.count(b",")
         if values > MAX_JSON_VALUES:
             raise _Broken("TB071", f"the JSON holds {values} values; texbudget parses at most {MAX_JSON_VALUES}")
+    bom = 3 if data[:3] == _BOM else 0  # one byte-order mark is allowed, as "utf-8-sig" decodes
     try:
-        doc = json.loads(data.decode("utf-8-sig"))
+        text = (data[3:] if bom else data).decode()
+        doc = _loads(text)
     except RecursionError:
         raise _Broken("TB070", "the JSON is nested deeper than its parser can follow") from None
     except UnicodeDecodeError as exc:
-        raise _Broken("TB070", f"the JSON is not UTF-8 (byte {exc.start})") from None
+        raise _Broken("TB070", f"the JSON is not UTF-8 (byte {exc.start + bom})") from None
     except json.JSONDecodeError as exc:
         raise _Broken("TB070", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except ValueError as exc:  # e.g. an integer of more digits than Python converts
@@ -409,25 +431,42 @@ class _Accessor(NamedTuple):
 _new = tuple.__new__
 
 
-@dataclass
 class _Document:
-    src: Source
-    doc: dict
-    bin_chunk: tuple[int, int] | None
-    found: list[Finding] = field(default_factory=list)
-    buffers: list[_Buffer] = field(default_factory=list)
-    views: list[_View] = field(default_factory=list)
-    _accessors: dict[int, _Accessor | None] = field(default_factory=dict)
-    _notes: dict[str, int] = field(default_factory=dict)  # findings per code, kept or not
-    _image_bytes: int = 0  # bytes of embedded images read so far
-    _view_results: dict[tuple[int, str | None], tuple[str, ReadResult]] = field(default_factory=dict)  # (view, type) -> (first identity, result)
-    _plain_folders: set[str] = field(default_factory=set)  # folders _locate found plain (no link) in this read
-    _base: str = field(init=False)  # the folder of the glTF, relative to the root: URIs resolve from it
-    _meshopt_views: bool = False  # a bufferView is meshopt-compressed (else no accessor is)
-    rel: str = field(init=False)  # the file's identity, src.rel
+    """One glTF's reading: its JSON, buffers and views, and the findings so far. A plain
+    class with slots (a dataclass's default factories cost a GLB read a tenth of its time)."""
 
-    def __post_init__(self) -> None:
-        self.rel = self.src.rel
+    __slots__ = (
+        "_accessors",
+        "_base",
+        "_image_bytes",
+        "_meshopt_views",
+        "_notes",
+        "_plain_folders",
+        "_view_results",
+        "bin_chunk",
+        "buffers",
+        "doc",
+        "found",
+        "rel",
+        "src",
+        "views",
+    )
+
+    def __init__(self, src: Source, doc: dict, bin_chunk: tuple[int, int] | None) -> None:
+        self.src = src
+        self.doc = doc
+        self.bin_chunk = bin_chunk
+        self.found: list[Finding] = []
+        self.buffers: list[_Buffer] = []
+        self.views: list[_View] = []
+        self._accessors: dict[int, _Accessor | None] = {}
+        self._notes: dict[str, int] = {}  # findings per code, kept or not
+        self._image_bytes = 0  # bytes of embedded images read so far
+        self._view_results: dict[tuple[int, str | None], tuple[str, ReadResult]] = {}  # (view, type) -> (first identity, result)
+        self._plain_folders: set[str] = set()  # folders _locate found plain (no link) in this read
+        self._meshopt_views = False  # a bufferView is meshopt-compressed (else no accessor is)
+        self.rel: str = src.rel  # the file's identity
+        # the folder of the glTF, relative to the root: URIs resolve from it
         self._base = posixpath.dirname(self.rel.split("#", 1)[0])
 
     def note(self, code: str, message: str) -> None:
@@ -710,7 +749,7 @@ class _Document:
                 acc = accs[i]
                 key = (name, *acc[:5])  # type: ignore[index]  # an AttributeFacts' fields
                 fields.append(key)
-                attributes.append(_share(key, functools.partial(_make_attribute, *key)))
+                attributes.append(_share(key, _make_attribute, *key))
                 if i not in counted:
                     counted.add(i)
                     vertex_bytes += acc.bytes  # type: ignore[union-attr]
@@ -729,14 +768,14 @@ class _Document:
                 mode,
                 vertex_count,
                 triangles,
-                _share((*fields, "attributes"), functools.partial(tuple, attributes)),
+                _share((*fields, "attributes"), tuple, attributes),
                 index_count,
                 index_size,
                 len(targets),
                 sum(accs[i].bytes for i in dict.fromkeys(morph_ids)) if morph_ids else 0,  # type: ignore[union-attr, misc]
                 None if m is None else f"{rel}#material/{m}",
                 "draco" if draco is not None else "meshopt" if meshopt else None,
-                _share((*accs, "ids"), functools.partial(tuple, accs)),
+                _share((*accs, "ids"), tuple, accs),
             ))
         if broken:
             return None
