@@ -80,6 +80,7 @@ from texbudget.model import (
     ScenarioResult,
     TextureCost,
     TexturePlan,
+    evolve,
 )
 from texbudget.sizing.targets import load_presets, price_targets, render_size, upscaler_scale
 from texbudget.sizing.textures import allocated_bytes, level_dims, mip_chain
@@ -487,8 +488,7 @@ def resident_floor_bytes(cost: TextureCost, min_resident_levels: int, allocation
 
 
 def _folder(path: str) -> str:
-    base = path.split("#", 1)[0]
-    return base.rsplit("/", 1)[0] if "/" in base else ""
+    return path.partition("#")[0].rpartition("/")[0]
 
 
 # --- inputs -----------------------------------------------------------------------------------
@@ -539,8 +539,16 @@ class BudgetInputs:
         roles: dict[str, list[int]] = {}
         folders: dict[str, list[int]] = {}
         for i, c in enumerate(self.live):
-            roles.setdefault(c.plan.role, []).append(i)
-            folders.setdefault(_folder(c.plan.path), []).append(i)
+            plan = c.plan
+            role, folder = plan.role, _folder(plan.path)
+            if role in roles:
+                roles[role].append(i)
+            else:
+                roles[role] = [i]
+            if folder in folders:
+                folders[folder].append(i)
+            else:
+                folders[folder] = [i]
         out: list[tuple[str, tuple[int, ...]]] = []
         seen: set[tuple[int, ...]] = set()
         for prefix, table in (("role", roles), ("folder", folders)):
@@ -793,7 +801,7 @@ def _cap_plan(plan: TexturePlan, size: int) -> TexturePlan:
         k += 1
     w, h, d = level_dims(plan.width, plan.height, plan.depth, k)
     levels = max(1, plan.levels - k)
-    return replace(plan, width=w, height=h, depth=d, levels=levels,
+    return evolve(plan, width=w, height=h, depth=d, levels=levels,
                    tier_drop=min(plan.tier_drop, levels - 1), max_size=size)
 
 
@@ -816,13 +824,13 @@ def _cap_sizes(plan: TexturePlan, floor_size: int) -> list[int]:
 def apply_change(plan: TexturePlan, kind: str, value: str) -> TexturePlan:
     """One texture change of a Fix applied to a plan (pure)."""
     if kind in ("compress", "bc1"):
-        return replace(plan, gpu_format=value, decided_by=f"what-if: {value}")
+        return evolve(plan, gpu_format=value, decided_by=f"what-if: {value}")
     if kind == "cap":
         return _cap_plan(plan, int(value))
     if kind == "drop_mips":
         for _ in range(int(value)):
             if _can_drop(plan):
-                plan = replace(plan, tier_drop=plan.tier_drop + 1)
+                plan = evolve(plan, tier_drop=plan.tier_drop + 1)
         return plan
     raise ValueError(f"not a texture change: {kind!r}")
 
@@ -981,14 +989,11 @@ class _Registry:
         dfull, dfloor = self.dfull, self.dfloor
         group_full, group_floor = [], []
         for g, (_, ms) in enumerate(self.groups):
-            a = b = 0
             for i in ms:
                 member_groups[i].append(g)
-                state = cls0[i]
-                a += dfull[state]
-                b += dfloor[state]
-            group_full.append(a)
-            group_floor.append(b)
+            states = list(map(cls0.__getitem__, ms))  # summed by C loops: a role holds thousands
+            group_full.append(sum(map(dfull.__getitem__, states)))
+            group_floor.append(sum(map(dfloor.__getitem__, states)))
         shared: dict[tuple[int, ...], tuple[int, ...]] = {}
         # per texture, the groups it is in (one tuple per distinct combination)
         self.member_groups: Sequence[tuple[int, ...]] = [shared.setdefault(t, t) for t in map(tuple, member_groups)]
@@ -1051,7 +1056,7 @@ class _Registry:
         t = self.drop_to[cid]
         if t == -1:
             plan = self.plans[cid]
-            t = self._ensure(replace(plan, tier_drop=plan.tier_drop + 1), self.opaque[cid])
+            t = self._ensure(evolve(plan, tier_drop=plan.tier_drop + 1), self.opaque[cid])
             self.drop_to[cid] = t
         return t
 

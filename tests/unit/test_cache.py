@@ -480,6 +480,30 @@ def test_the_builder_makes_ordinary_immutable_instances():
     assert builder(MeshFacts) is builder(MeshFacts)  # one twin per class
 
 
+def test_the_builder_takes_defaults_and_factories_as_the_class_does():
+    from texbudget.model import ScenarioResult, builder
+
+    args = ("1920x1080", 1.0, "high", "off")
+    built, made = builder(ScenarioResult)(*args), ScenarioResult(*args)
+    assert type(built) is ScenarioResult and built == made
+    assert built.details == {} and built.details is not builder(ScenarioResult)(*args).details  # a fresh dict each
+    assert builder(ScenarioResult)(*args, details={"a": 1}).details == {"a": 1}
+    with pytest.raises(TypeError):
+        builder(ScenarioResult)(*args, colour="red")
+
+
+def test_evolve_is_dataclasses_replace():
+    from dataclasses import replace
+
+    from texbudget.model import evolve
+
+    made = MeshFacts("a.glb#mesh/0", "Rock", (), 100, 150, 50, 1200, 300, lod=0)
+    for changes in ({}, {"name": "Stone"}, {"lod": None, "vertices": 7}):
+        new = evolve(made, **changes)
+        assert type(new) is MeshFacts and new == replace(made, **changes) and hash(new) == hash(replace(made, **changes))
+    assert made.name == "Rock"  # the original is untouched
+
+
 def test_one_decoder_keeps_one_copy_of_equal_values():
     a = texture("props/a.png")
     b = texture("props/b.png")
