@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from texbudget import formats
 from texbudget.sizing.targets import (
@@ -256,3 +260,23 @@ points = [{ width = 1, height = 1, bytes = 1 }]
         parse_presets(text)
     ok = parse_presets(text.replace('"RGBA8"', '"R8G8B8A8_UNORM"'))
     assert ok.presets["x"].targets[0].relative_to == "render"
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.integers(0, 10**15), st.integers(0, 10**6), st.integers(1, 10**6))
+def test_a_share_is_the_fraction_rounded_half_up(n, p, q):
+    # worked out in integers; the same as Fraction arithmetic
+    from fractions import Fraction
+
+    from texbudget.sizing.targets import _share
+
+    assert _share(n, Fraction(p, q)) == math.floor(n * Fraction(p, q) + Fraction(1, 2))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 20000), st.floats(0.01, 4.0))
+def test_scaled_is_the_simple_fraction_rounded_half_up(dim, scale):
+    from fractions import Fraction
+
+    exact = Fraction(scale).limit_denominator(10_000) * dim
+    assert scaled(dim, scale) == max(1, math.floor(exact + Fraction(1, 2)))

@@ -187,3 +187,16 @@ def test_drops_and_caps_never_grow(fmt, w, h, drop, cap):
     assert chain_bytes(fmt, w, h, first_level=capped) <= full
     assert chain_bytes(fmt, w, h, first_level=capped + drop) <= chain_bytes(fmt, w, h, first_level=capped)
     assert len(mip_chain(fmt, w, h, first_level=capped + drop)) >= 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(formats.all_formats()), st.integers(1, 9000), st.integers(1, 9000), st.integers(1, 64),
+       st.integers(1, 6), st.integers(1, 4), st.integers(0, 3))
+def test_each_level_is_level_dims_and_level_bytes(fmt, w, h, d, faces, layers, first):
+    # mip_chain works the levels out inline; each must be what the two functions give
+    from texbudget.sizing.textures import level_dims
+
+    for k, level in enumerate(mip_chain.__wrapped__(fmt, w, h, d, None, faces, layers, first)):
+        dims = level_dims(w, h, d, k + first)
+        assert (level.level, level.width, level.height, level.depth) == (k, *dims)
+        assert level.bytes == level_bytes(fmt, *dims) * faces * layers

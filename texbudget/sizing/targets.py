@@ -231,8 +231,14 @@ def load_presets() -> TargetPresets:
 def scaled(dim: int, scale: float) -> int:
     """``round(dim × scale)``, half up, at least 1. The scale is read as the nearest simple
     fraction (2/3 stays 2/3), so 3840 × 2/3 is exactly 2560."""
-    exact = Fraction(scale).limit_denominator(10_000) * dim
-    return max(1, math.floor(exact + Fraction(1, 2)))
+    return max(1, _share(dim, _simple(scale)))
+
+
+@lru_cache(maxsize=256)
+def _simple(scale: float) -> Fraction:
+    """The nearest fraction to ``scale`` with a denominator up to 10,000 (a handful of scales
+    price every target)."""
+    return Fraction(scale).limit_denominator(10_000)
 
 
 def render_size(output_w: int, output_h: int, render_scale: float) -> tuple[int, int]:
@@ -256,8 +262,10 @@ def working_set_bytes(profile: WorkingSetProfile, output_w: int, output_h: int) 
 
 
 def _share(n: int, fraction: Fraction) -> int:
-    """``n × fraction`` rounded half up."""
-    return math.floor(n * fraction + Fraction(1, 2))
+    """``n × fraction`` rounded half up: floor(n·p/q + 1/2) = (2·n·p + q) // 2q, in integers
+    (Fraction arithmetic made pricing the targets a few times slower)."""
+    p, q = fraction.numerator, fraction.denominator
+    return (2 * n * p + q) // (2 * q)
 
 
 def upscaler_scale(upscaler: str) -> float:

@@ -65,9 +65,14 @@ def mip_chain(
     first = max(0, min(first_level, count - 1))
     out = []
     level = builder(MipLevel)  # built without the frozen class's per-field setattr
+    # level_dims and level_bytes, inline (a cold scene prices a few hundred chains)
+    bw, bh, bd = fmt.block_width, fmt.block_height, fmt.block_depth
+    min_x, min_y = fmt.min_blocks_x, fmt.min_blocks_y
+    per_block = fmt.bytes_per_block * faces * layers
     for i in range(first, count):
-        w, h, d = level_dims(width, height, depth, i)
-        out.append(level(i - first, w, h, d, level_bytes(fmt, w, h, d) * faces * layers))
+        w, h, d = width >> i or 1, height >> i or 1, depth >> i or 1  # each side at least 1
+        bx, by, bz = -(-w // bw), -(-h // bh), -(-d // bd)  # whole blocks
+        out.append(level(i - first, w, h, d, max(min_x, bx) * max(min_y, by) * bz * per_block))
     return tuple(out)
 
 
