@@ -227,7 +227,10 @@ class _Walk:
                     except OSError:
                         regular = False
                     if regular:
-                        suffix = suffix_of(name)
+                        # suffix_of(name), inline: a name without "/" that does not start
+                        # with "." (skipped above) has its suffix after its last dot
+                        dot = name.rfind(".")
+                        suffix = name[dot:].lower() if dot > 0 else ""
                         if suffix in suffixes:
                             files[child] = None
                         else:

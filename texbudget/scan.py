@@ -430,7 +430,11 @@ class _Job:
         own: dict[str, str] = {}  # ... without its sidecars, for the few files that have one
         with_sidecar: set[str] = set()
         default = self.reader is _read_one
+        # without a cache, a file in a folder discovery saw no sidecar in needs nothing here
+        plain = self.folders.without if self.cache is None else frozenset()
         for rel in rels if default else ():
+            if rel.rpartition("/")[0] in plain:
+                continue
             sides = self.folders.sidecars(rel)
             if sides:
                 with_sidecar.add(rel)
