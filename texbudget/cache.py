@@ -49,7 +49,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from texbudget import __version__, findings
 from texbudget.model import Finding
@@ -229,15 +229,15 @@ class Decoder:
         names = _SHARED_FIELDS.get(cls.__name__, ()) if cls.__module__ == "texbudget.model" else ()
         if not names:
             return build
-        order = [f.name for f in dataclasses.fields(cls)]
-        positions = [order.index(n) for n in names]
-
-        def with_shared_fields(*args: object) -> object:
-            values = list(args)
-            for i in positions:  # a blob with too few arguments raises: it is dropped
-                values[i] = share(values[i], values[i])
-            return build(*values)
-        return with_shared_fields
+        # One argument per field (the pickler's reduction passes them all; a blob with too few
+        # or too many raises, and is dropped), the shared ones passed through ``share``: a
+        # function written out for the class, with no list and no loop per object.
+        fields = [f.name for f in dataclasses.fields(cls)]
+        args = [f"a{i}" for i in range(len(fields))]
+        passed = [f"share({a}, {a})" if name in names else a for a, name in zip(args, fields, strict=True)]
+        namespace: dict[str, Any] = {"build": build, "share": share}
+        exec(f"def with_shared_fields({', '.join(args)}):\n    return build({', '.join(passed)})\n", namespace)
+        return cast(Callable[..., object], namespace["with_shared_fields"])
 
 
 class _Unpickler(pickle.Unpickler):

@@ -504,6 +504,29 @@ def test_evolve_is_dataclasses_replace():
     assert made.name == "Rock"  # the original is untouched
 
 
+@pytest.mark.parametrize("change", [-1, 1])
+def test_a_blob_with_a_field_too_few_or_too_many_is_refused(change):
+    # the decoder builds a TextureFacts from exactly one argument per field
+    import dataclasses
+
+    values = [getattr(texture(), f.name) for f in dataclasses.fields(TextureFacts)]
+    values = values[:-1] if change < 0 else [*values, 0]
+    blob = cache_mod.dumps(_Raw(values))  # names TextureFacts with the wrong number of fields
+    with pytest.raises(TypeError):
+        cache_mod.Decoder().loads(blob)
+    assert cache_mod.Decoder().loads(cache_mod.dumps(texture())) == texture()
+
+
+class _Raw:
+    """Pickles as a TextureFacts built from ``values`` (any number of them)."""
+
+    def __init__(self, values: list) -> None:
+        self.values = values
+
+    def __reduce__(self):
+        return TextureFacts, tuple(self.values)
+
+
 def test_one_decoder_keeps_one_copy_of_equal_values():
     a = texture("props/a.png")
     b = texture("props/b.png")
