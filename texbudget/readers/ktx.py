@@ -267,7 +267,7 @@ def read_ktx2(src: Source) -> ReadResult:
     dfd = src.read_at(dfd_offset, min(dfd_length, DFD_READ_LIMIT)) if dfd_length else b""
     if len(index) < index_end - KTX2_HEADER_BYTES:  # the file was cut after it was measured
         return fail(src.rel, "TB005", f"KTX2 level index: {index_end - KTX2_HEADER_BYTES} bytes at offset {KTX2_HEADER_BYTES} expected, {len(index)} read (the file changed while it was read)")
-    entries = [struct.unpack_from("<3Q", index, KTX2_LEVEL_ENTRY * i) for i in range(levels)]
+    entries = list(struct.iter_unpack("<3Q", index))  # (byteOffset, byteLength, uncompressedByteLength)
     bad = _check_level_index(src.rel, entries, index_end, size)
     if bad is not None:
         return bad
