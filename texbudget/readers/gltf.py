@@ -713,6 +713,7 @@ class _Document:
         broken = False
         accessor = self.accessor
         rel = self.rel
+        shared = _shared
         for p in range(len(prims)):
             parsed = _plain_primitive(prims[p], n_accessors, n_materials)
             if parsed is None:
@@ -721,7 +722,9 @@ class _Document:
             # Every accessor the primitive uses, in the order they are counted: attributes,
             # morph targets, indices.
             used = [*attr_ids.values(), *morph_ids] if ii is None else [*attr_ids.values(), *morph_ids, ii]
-            accs = {i: accessor(i) for i in used}
+            accs: dict[int, _Accessor | None] = {}
+            for i in used:  # (a loop, not a comprehension: no frame of its own)
+                accs[i] = accessor(i)
             if None in accs.values():
                 broken = True
                 continue
@@ -749,7 +752,8 @@ class _Document:
                 acc = accs[i]
                 key = (name, *acc[:5])  # type: ignore[index]  # an AttributeFacts' fields
                 fields.append(key)
-                attributes.append(_share(key, _make_attribute, *key))
+                attribute = shared.get(key)  # _share, with the usual hit inline
+                attributes.append(attribute if attribute is not None else _share(key, _make_attribute, *key))
                 if i not in counted:
                     counted.add(i)
                     vertex_bytes += acc.bytes  # type: ignore[union-attr]
@@ -764,18 +768,22 @@ class _Document:
             indices += index_count
             triangles_sum += triangles
             meshopt = self._meshopt_views and any(acc.meshopt for acc in accs.values())  # type: ignore[union-attr, misc]
+            key = (*fields, "attributes")
+            attribute_facts = shared.get(key)
+            ids = (*accs, "ids")
+            id_tuple = shared.get(ids)
             primitives.append(_make_primitive(
                 mode,
                 vertex_count,
                 triangles,
-                _share((*fields, "attributes"), tuple, attributes),
+                attribute_facts if attribute_facts is not None else _share(key, tuple, attributes),
                 index_count,
                 index_size,
                 len(targets),
                 sum(accs[i].bytes for i in dict.fromkeys(morph_ids)) if morph_ids else 0,  # type: ignore[union-attr, misc]
                 None if m is None else f"{rel}#material/{m}",
                 "draco" if draco is not None else "meshopt" if meshopt else None,
-                _share((*accs, "ids"), tuple, accs),
+                id_tuple if id_tuple is not None else _share(ids, tuple, accs),
             ))
         if broken:
             return None
