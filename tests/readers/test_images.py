@@ -4,6 +4,7 @@ specific finding for every kind of broken file."""
 from __future__ import annotations
 
 import io
+import random
 import struct
 
 import pytest
@@ -254,6 +255,31 @@ BROKEN = [
 def test_broken_images_give_their_specific_finding(name: str, data: bytes, code: str) -> None:
     got, message = _code(data, name)
     assert got == code, message
+
+
+def _progressive_jpeg() -> bytes:
+    buf = io.BytesIO()
+    Image.effect_noise((96, 96), 80).convert("RGB").save(buf, format="JPEG", quality=95, progressive=True)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("appended", [
+    random.Random(7).randbytes(300_000),  # a motion photo's video: compressed data
+    b"\x00\x00\x00\x18ftypmp42" + bytes(20_000) + b"\x00\x00\x10\x00moov" + bytes(4_000),  # MP4 boxes, no FF
+    bytes(10_000) + b"SEFH" + bytes(200) + b"\xc8\x00\x00\x00SEFT",  # Samsung's trailer
+], ids=["video", "mp4-boxes", "samsung"])
+def test_a_jpeg_with_data_appended_after_its_end_is_not_reported_cut(appended: bytes) -> None:
+    # a phone's motion photo is a JPEG with its video after the end-of-image marker
+    result = read_bytes("photo.jpg", _noise_jpeg() + appended, ".jpg")
+    assert result.findings == ()
+    assert (result.textures[0].width, result.textures[0].height) == (96, 96)
+
+
+def test_a_cut_progressive_jpeg_is_still_reported_cut() -> None:
+    # its tail holds the markers between scans (FF C4, FF DA), which are JPEG data
+    data = _progressive_jpeg()
+    for cut in (len(data) // 2, len(data) - 1, len(data) - 300):
+        assert _code(data[:cut], "cut.jpg")[0] == "TB043"
 
 
 def test_truncated_bmp_says_how_many_bytes_are_missing() -> None:

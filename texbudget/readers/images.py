@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import re
 import struct
 import warnings
 import zlib
@@ -204,11 +205,27 @@ def _check_end(src: Source, size: int, what: str, marker: bytes, named: str) -> 
     allowed): a PNG ends with its IEND chunk, a JPEG with its EOI marker FF D9, which appears
     nowhere else in the compressed data (an FF there is followed by 00 or a restart marker).
     A cut file does not. (A cut JPEG of under 4 KiB with an EXIF thumbnail, whose own EOI is
-    near its start, passes.)"""
+    near its start, passes.) A JPEG whose last 4 KiB are not JPEG data at all has more than
+    that appended after its end, as a phone's motion photo has its video (``_foreign``): its
+    end is not looked for."""
     tail = src.read_at(max(0, size - _TAIL_BYTES), _TAIL_BYTES)
-    if marker not in tail:
+    if marker not in tail and not (marker == _JPEG_EOI and _foreign(tail)):
         return fail(src.rel, "TB043", f"{what} pixel data truncated: the file ({size} bytes) ends before its {named}")
     return None
+
+
+#: In a JPEG stream an FF byte is followed by 00 (stuffing), 01 or C0-FF (markers, fill); in
+#: JPEG-LS data by 00-7F. FF then 80-BF is in neither: bytes that are not JPEG. Compressed
+#: video, as a motion photo appends, has such a pair every few hundred bytes.
+_NOT_JPEG = re.compile(rb"\xff[\x80-\xbf]")
+#: What ends a JPEG that has something appended: MP4 boxes (Google's and others' motion
+#: photos append the video; its "moov" or "mdat" is at the end) and Samsung's trailer.
+_TRAILERS = (b"moov", b"mdat", b"mvhd", b"ftyp")
+
+
+def _foreign(tail: bytes) -> bool:
+    """The last bytes of a JPEG file are not JPEG data (something is appended after it)."""
+    return tail.endswith(b"SEFT") or any(box in tail for box in _TRAILERS) or _NOT_JPEG.search(tail) is not None
 
 
 def _read_with_pillow(src: Source, container: str, head: bytes, size: int) -> ReadResult:
