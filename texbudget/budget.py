@@ -81,6 +81,7 @@ from texbudget.model import (
     TextureCost,
     TexturePlan,
     evolve,
+    file_of,
 )
 from texbudget.sizing.targets import load_presets, price_targets, render_size, upscaler_scale
 from texbudget.sizing.textures import allocated_bytes, level_dims, mip_chain
@@ -488,7 +489,7 @@ def resident_floor_bytes(cost: TextureCost, min_resident_levels: int, allocation
 
 
 def _folder(path: str) -> str:
-    return path.partition("#")[0].rpartition("/")[0]
+    return file_of(path).rpartition("/")[0]
 
 
 # --- inputs -----------------------------------------------------------------------------------

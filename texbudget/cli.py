@@ -299,7 +299,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     """Quiet on success; one line per failing problem, then one summary line; exit 1."""
     from texbudget.discover import discover
     from texbudget.limits import check_limits, total_limits
-    from texbudget.model import Severity
+    from texbudget.model import Severity, file_of
 
     output = _check_output(args, ("text", "json", "sarif", "markdown"))
     root, config, explicit = resolve_target(args.paths, args.config, missing_ok=True)
@@ -319,7 +319,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     report, _, _ = load_report(args, [str(root)] if explicit is not None else args.paths, fixes=output != "text")
     limits = config.sections["limits"]
     problems = [f for f in report.findings if f.severity is Severity.ERROR
-                and (only is None or f.path.split("#", 1)[0] in only)]
+                and (only is None or file_of(f.path) in only)]
     problems += check_limits(report, limits, only)
     if args.total or limits["total"]:
         from texbudget.budget import budget_findings
@@ -333,7 +333,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         for p in problems:
             _write(f"{p.path}: {p.message} [{p.code}]")
         if problems:
-            files = len({p.path.split("#", 1)[0] for p in problems if p.path != "."})
+            files = len({file_of(p.path) for p in problems if p.path != "."})
             scene = sum(1 for p in problems if p.path == ".")
             where = (f" in {files} file{'s' if files != 1 else ''}" if files else "") + (f" ({scene} scene-wide)" if scene else "")
             _write(f"texbudget check: {len(problems)} problem{'s' if len(problems) != 1 else ''}{where}")
@@ -405,15 +405,17 @@ def cmd_explain(args: argparse.Namespace) -> int:
     the one `scan` makes: a texture's role can come from a glTF material elsewhere."""
     from pathlib import Path
 
+    from texbudget.model import file_of
     from texbudget.report import explain
 
     output = _check_output(args, ("text", "json"))
-    target = Path(args.file.split("#", 1)[0])
+    base = file_of(args.file)  # "level.glb#mesh/3": the file, then the part
+    target = Path(base)
     if not target.exists():
         raise UsageError(f"{args.file}: no such file")
     root, _, _ = resolve_target([str(target)], args.config)
     report, _, scan = load_report(args, [str(root)])
-    rel = target.resolve().relative_to(root).as_posix() + ("#" + args.file.split("#", 1)[1] if "#" in args.file else "")
+    rel = target.resolve().relative_to(root).as_posix() + args.file[len(base):]
     render = explain.render_json if output == "json" else explain.render
     _write(render(report, rel, engines=scan.engine))
     return ExitCode.OK

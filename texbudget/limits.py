@@ -10,7 +10,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from texbudget import findings, formats
-from texbudget.model import Finding
+from texbudget.model import Finding, file_of
 from texbudget.pipeline import MeshRow, Report, TextureRow
 from texbudget.sizing.textures import full_mip_count
 from texbudget.units import human_bytes
@@ -71,10 +71,10 @@ def check_limits(report: Report, limits: Mapping[str, Any], only: Collection[str
         out += [findings.make(f.path, "TB029", f.message + " (forbid_unused)") for f in report.findings
                 if f.code == "TB006" and (only is None or f.path in only)]
     for t in report.textures:
-        if only is None or t.facts.path.split("#", 1)[0] in only:
+        if only is None or file_of(t.facts.path) in only:
             out += texture_limits(t, limits)
     for m in report.meshes:
-        if only is None or m.facts.path.split("#", 1)[0] in only:
+        if only is None or file_of(m.facts.path) in only:
             out += mesh_limits(m, limits)
     return tuple(out)
 

@@ -1,13 +1,14 @@
 """The vocabulary every stage shares (DESIGN.md §2).
 
 Frozen dataclasses; every size is an ``int`` in bytes. An asset's identity is its POSIX
-path relative to the scan root, with ``#image/N`` / ``#mesh/N`` inside a glTF.
+path relative to the scan root, with ``#image/N`` / ``#mesh/N`` inside a glTF (``file_of``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import operator
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -23,6 +24,26 @@ class Severity(str, Enum):
     ERROR = "error"
     WARNING = "warning"
     INFO = "info"
+
+
+#: What ends the path of a part of a file: ``#image/N``, ``#mesh/N``, ``#material/N`` (glTF,
+#: and the mesh readers' ``#mesh/N``). Anything else with a "#" is a file's own name.
+_PART = re.compile(r"#(?:image|mesh|material)/[0-9]+$")
+
+
+def file_of(path: str) -> str:
+    """The file an asset's path names: ``level.glb#mesh/2`` -> ``level.glb``. A file whose own
+    name holds a "#" (``rock#1_n.tga``, ``tex#2/a.png``) is itself: only a part's ending
+    (``_PART``) is cut off."""
+    if "#" not in path:
+        return path
+    found = _PART.search(path)
+    return path[: found.start()] if found else path
+
+
+def is_part(path: str) -> bool:
+    """``path`` names a part inside a file (an embedded image, a mesh), not a file."""
+    return "#" in path and _PART.search(path) is not None
 
 
 @dataclass(frozen=True, slots=True)

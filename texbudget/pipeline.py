@@ -26,6 +26,8 @@ from texbudget.model import (
     TextureFacts,
     TexturePlan,
     builder,
+    file_of,
+    is_part,
 )
 from texbudget.policy import Rule
 from texbudget.scan import Scan, gc_paused
@@ -141,7 +143,7 @@ def instance_counts(scan: Scan, overrides: Sequence[tuple[str, int]]) -> dict[st
     for mesh in scan.meshes:
         counts.setdefault(mesh.path, 1)
         for pattern, n in overrides:
-            base = mesh.path.split("#", 1)[0]
+            base = file_of(mesh.path)
             if fnmatch.fnmatchcase(mesh.path, pattern) or fnmatch.fnmatchcase(base, pattern):
                 counts[mesh.path] = n
     return counts
@@ -207,7 +209,7 @@ def unused_textures(users: Mapping[str, Sequence[str]], rows: Sequence[TextureRo
     messages: dict[int, str] = {}  # bytes -> message: one string for the many of one size
     for row in rows:
         facts, plan = row.facts, row.plan
-        if ("#" in facts.path or facts.path in users or plan.role in _NOT_MATERIAL_ROLES
+        if (is_part(facts.path) or facts.path in users or plan.role in _NOT_MATERIAL_ROLES
                 or facts.faces == 6 or plan.ignored):
             continue
         size = row.cost.allocated_bytes
@@ -267,7 +269,7 @@ def deep_findings(report: Report) -> tuple[Finding, ...]:
 
     out: list[Finding] = []
     for row in report.textures:
-        if "#" in row.facts.path or row.facts.stored_format or row.facts.transcodable:
+        if is_part(row.facts.path) or row.facts.stored_format or row.facts.transcodable:
             continue
         out.extend(deep_inspect(report.root / row.facts.path, row.facts, row.plan))
     return tuple(out)

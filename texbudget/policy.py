@@ -37,7 +37,16 @@ from types import MappingProxyType
 
 from texbudget import formats
 from texbudget.errors import ConfigError, UsageError
-from texbudget.model import Finding, PixelFormat, TextureCost, TextureFacts, TexturePlan, builder
+from texbudget.model import (
+    Finding,
+    PixelFormat,
+    TextureCost,
+    TextureFacts,
+    TexturePlan,
+    builder,
+    file_of,
+    is_part,
+)
 from texbudget.sizing import textures as sizing
 
 # --- vocabulary --------------------------------------------------------------------------
@@ -224,8 +233,8 @@ class Rule:
         anchored = "/" in self.match
         regex = _glob_regex(self.match.removeprefix("/"))
         candidates = [path]
-        if "#" in path:
-            candidates.append(path.split("#", 1)[0])
+        if is_part(path):
+            candidates.append(file_of(path))
         for cand in candidates:
             target = cand if anchored else cand.rsplit("/", 1)[-1]
             if regex.fullmatch(target):
@@ -478,7 +487,7 @@ def role_from_name(path: str) -> tuple[str, str] | None:
 @lru_cache(maxsize=16384)
 def _role_from_folded(folded: bytes) -> tuple[str, str] | None:
     path = folded.decode("utf-8", "surrogatepass")
-    folders, _, name = path.split("#", 1)[0].rpartition("/")
+    folders, _, name = file_of(path).rpartition("/")
     ui = _ui_folder(folders) if folders else None
     if ui is not None:
         return "ui", f"folder '{ui}/'"

@@ -49,7 +49,7 @@ from texbudget import cache as cache_mod
 from texbudget import policy
 from texbudget.config import Config
 from texbudget.discover import discover
-from texbudget.model import Finding, MeshFacts, ReadResult, SceneFacts, TextureFacts
+from texbudget.model import Finding, MeshFacts, ReadResult, SceneFacts, TextureFacts, is_part
 from texbudget.readers import KNOWN_FILES, Source, read_source
 
 Progress = Callable[[int, int], None]
@@ -175,7 +175,7 @@ def _read_file(root: Path, rel: str, sidecar: bool) -> tuple[ReadResult, object]
         src = Source(rel=rel, root=root)
     result = read_source(src)
     engine = None
-    if sidecar and result.textures and "#" not in rel:
+    if sidecar and result.textures and not is_part(rel):
         engine = policy.read_engine_import(root / rel, rel)
     return result, engine
 
@@ -870,7 +870,7 @@ def _combine(root: Path, found, following: list[str] | None, results: Iterable[t
     follow: list[str] = []
     for scene in scenes:
         for tex, _, _ in scene.texture_usage:
-            if "#" not in tex and tex not in read_paths and os.path.isfile(os.path.join(root, tex)):
+            if not is_part(tex) and tex not in read_paths and os.path.isfile(os.path.join(root, tex)):
                 read_paths.add(tex)
                 follow.append(tex)
     if follow:

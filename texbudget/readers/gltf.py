@@ -71,6 +71,7 @@ from texbudget.model import (
     SceneFacts,
     TextureFacts,
     builder,
+    file_of,
 )
 from texbudget.readers import KNOWN_FILES, Source, read_bytes
 from texbudget.readers._common import read_upto
@@ -467,7 +468,7 @@ class _Document:
         self._meshopt_views = False  # a bufferView is meshopt-compressed (else no accessor is)
         self.rel: str = src.rel  # the file's identity
         # the folder of the glTF, relative to the root: URIs resolve from it
-        self._base = posixpath.dirname(self.rel.split("#", 1)[0])
+        self._base = posixpath.dirname(file_of(self.rel))
 
     def note(self, code: str, message: str) -> None:
         """One finding; past MAX_NOTES_PER_CODE of a code they are only counted (a hostile

@@ -25,7 +25,7 @@ from typing import Any
 from texbudget import __version__, formats, policy
 from texbudget.alternatives import Alternative, alternatives
 from texbudget.errors import UsageError
-from texbudget.model import Finding, MipLevel, TextureFacts
+from texbudget.model import Finding, MipLevel, TextureFacts, file_of, is_part
 from texbudget.pipeline import MeshRow, Report, TextureRow
 from texbudget.sizing import bvh
 from texbudget.sizing.meshes import DEFAULT_LAYOUT, VertexLayout, price_mesh
@@ -47,7 +47,8 @@ def _candidates(report: Report, path: str | Path) -> list[str]:
     """The identities ``path`` may mean: as typed (POSIX, normalised), and relative to the scan
     root when it resolves inside it (an absolute path, or one relative to the current folder)."""
     text = path.as_posix() if isinstance(path, Path) else str(path)
-    base, sep, fragment = text.partition("#")
+    base = file_of(text)
+    fragment = text[len(base):]  # "#mesh/3" of a part, else ""
     out = []
     if base and not Path(base).is_absolute():
         out.append(posixpath.normpath(base))
@@ -57,7 +58,7 @@ def _candidates(report: Report, path: str | Path) -> list[str]:
         rel = None
     if rel is not None and rel != "." and rel not in out:
         out.append(rel)
-    return [c + sep + fragment for c in out]
+    return [c + fragment for c in out]
 
 
 def _rows(report: Report) -> list[Row]:
@@ -93,7 +94,7 @@ def find_assets(report: Report, path: str | Path) -> tuple[Row, ...]:
 
 
 def _not_found(report: Report, path: str | Path) -> UsageError:
-    known = sorted({_path(r) for r in _rows(report)} | {_path(r).split("#", 1)[0] for r in _rows(report)})
+    known = sorted({_path(r) for r in _rows(report)} | {file_of(_path(r)) for r in _rows(report)})
     wanted = _candidates(report, path)
     near = difflib.get_close_matches(wanted[-1] if wanted else str(path), known, n=3, cutoff=0.7)
     hint = f"; did you mean {', '.join(near)}?" if near else ""
@@ -105,7 +106,7 @@ def _engine(report: Report, row: TextureRow, engines: Mapping[str, policy.Engine
     else read from the sidecar beside the file."""
     if engines is not None:
         return engines.get(row.facts.path)
-    if "#" in row.facts.path:
+    if is_part(row.facts.path):
         return None
     found = policy.read_engine_import(Path(report.root) / row.facts.path, row.facts.path)
     return found if isinstance(found, policy.EngineImport) else None
@@ -129,7 +130,7 @@ def _yes(v: bool) -> str:
 
 
 def _findings_for(report: Report, path: str) -> list[Finding]:
-    base = path.split("#", 1)[0]
+    base = file_of(path)
     return [f for f in report.findings if f.path in (path, base) or (f.path.startswith(path + "#"))]
 
 

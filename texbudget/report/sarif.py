@@ -26,7 +26,7 @@ from typing import Any
 
 from texbudget import __version__
 from texbudget import findings as findings_mod
-from texbudget.model import Finding, Severity
+from texbudget.model import Finding, Severity, file_of
 from texbudget.pipeline import Report
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -63,7 +63,8 @@ def _location(uri: str) -> list[dict[str, Any]]:
 
 def result(f: Finding, index: int, scene_file: str | None = None) -> dict[str, Any]:
     """One result; ``scene_file`` locates scene-wide findings (path "" or ".")."""
-    base, _, fragment = f.path.partition("#")
+    base = file_of(f.path)
+    fragment = f.path[len(base) + 1:]  # "mesh/3" of a part, else ""
     message = f"{fragment}: {f.message}" if fragment else f.message
     out: dict[str, Any] = {
         "ruleId": f.code,

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from texbudget.model import file_of
 from texbudget.pipeline import Report
 
 
@@ -65,9 +66,9 @@ class Browse:
 def split(path: str) -> tuple[str, str]:
     """``a/b/c.png`` -> (``a/b``, ``c.png``). An asset inside a file is inside that file as
     in a folder: ``m/x.glb#mesh/1`` -> (``m/x.glb``, ``#mesh/1``)."""
-    base, sep, inner = path.partition("#")
-    if sep:
-        return base, sep + inner
+    base = file_of(path)
+    if base != path:
+        return base, path[len(base):]
     folder, _, name = base.rpartition("/")
     return folder, name
 

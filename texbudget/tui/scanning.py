@@ -21,6 +21,7 @@ from pathlib import Path
 
 from texbudget.config import Config
 from texbudget.discover import SIDECAR_SUFFIXES, discover
+from texbudget.model import file_of, is_part
 from texbudget.scan import Scan, follows_gltf, is_scene, read_scene
 
 Progress = Callable[[int, int], None]
@@ -33,7 +34,7 @@ MAX_BATCH = 4096
 
 def base_path(path: str) -> str:
     """The file an asset came from: ``level.glb#mesh/2`` -> ``level.glb``."""
-    return path.split("#", 1)[0]
+    return file_of(path)
 
 
 def read_in_batches(
@@ -72,7 +73,7 @@ def read_in_batches(
                 progress(offset + i, max(total, offset + i))
 
         part = read_scene(root, config, [root / f for f in batch], jobs=jobs, progress=step, use_cache=use_cache)
-        followed = {t.path for t in part.textures if "#" not in t.path} - set(batch)
+        followed = {t.path for t in part.textures if not is_part(t.path)} - set(batch)
         done += len(batch) + len(followed & set(others))
         others = [f for f in others if f not in followed]
         # The batch's own discovery only repeats what the first one said.
