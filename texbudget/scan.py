@@ -370,15 +370,18 @@ def gc_paused() -> Iterator[None]:
     read (10k files from the cache: 0.25 s -> 0.20 s) and of a recompute (109 -> 87 ms)."""
     was = gc.isenabled()
     gc.disable()
+    frozen = gc.get_freeze_count()
     try:
         yield
     finally:
         # What the block built lives on (the scan, the report); the collection that the
         # allocation count now due would set off walks every object of it (0.4 s after a scan
         # of 100k files). Promote it all to the oldest generation instead, without walking
-        # it: freeze and unfreeze move the lists whole.
+        # it: freeze and unfreeze move the lists whole. When something was frozen before (the
+        # console script's start-up, or a caller's own), it stays frozen, and so does this.
         gc.freeze()
-        gc.unfreeze()
+        if not frozen:
+            gc.unfreeze()
         if was:
             gc.enable()
 

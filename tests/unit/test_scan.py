@@ -639,3 +639,45 @@ def test_a_rebuild_found_when_opening_is_reported_once(tree):
         second = read_scene(tree, CONFIG, jobs=1, cache=cache)
     assert [f.code for f in first.findings if f.code == "TB007"] == ["TB007"] and first.cache.status == "rebuilt"
     assert [f.code for f in second.findings if f.code == "TB007"] == [] and second.cache.status == "on"
+
+
+# --- the collector: what a caller froze stays frozen ---------------------------------------------
+
+
+def _with_frozen(block) -> tuple[int, int]:
+    """(objects the caller froze, still frozen after ``block``); the caller's are released."""
+    kept = [object() for _ in range(1000)]
+    gc.freeze()
+    before = gc.get_freeze_count()
+    try:
+        block()
+        return before, gc.get_freeze_count()
+    finally:
+        gc.unfreeze()
+        del kept
+
+
+def test_what_a_caller_froze_stays_frozen():
+    from texbudget import cli
+    from texbudget.readers import meshes
+
+    def paused():
+        with scan_mod.gc_paused():
+            _ = [[] for _ in range(1000)]
+
+    def own_garbage():
+        with meshes._own_garbage():
+            _ = [[] for _ in range(1000)]
+
+    def one_shot():
+        with cli._one_shot_gc(exiting=False):
+            _ = [[] for _ in range(1000)]
+
+    for block in (paused, own_garbage, one_shot):
+        before, after = _with_frozen(block)
+        assert before > 0 and after >= before, block.__name__
+    # with nothing frozen before, each leaves nothing frozen behind
+    if gc.get_freeze_count() == 0:
+        for block in (paused, own_garbage, one_shot):
+            block()
+            assert gc.get_freeze_count() == 0, block.__name__

@@ -73,13 +73,17 @@ def _own_garbage() -> Iterator[None]:
     """Free the reference cycles made in the block now, even with the collector paused, at
     the cost of the block's own objects only: everything older is set aside first (frozen),
     the youngest generation is collected, then the older objects come back (to the oldest
-    generation; freezing and unfreezing move the lists whole, without walking them)."""
+    generation; freezing and unfreezing move the lists whole, without walking them). What was
+    frozen before (the console script's start-up, or a caller's own) stays frozen, and so do
+    the older objects then."""
+    frozen = gc.get_freeze_count()
     gc.freeze()
     try:
         yield
     finally:
         gc.collect(0)
-        gc.unfreeze()
+        if not frozen:
+            gc.unfreeze()
 
 
 def _load(rel: str, data: bytes, file_type: str) -> ReadResult:
