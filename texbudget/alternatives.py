@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from texbudget import formats, policy
+from texbudget.budget import fix_family_for
 from texbudget.model import TextureFacts, TexturePlan
 from texbudget.sizing import textures as sizing
 
@@ -68,11 +69,11 @@ class Alternative:
 
 
 def platform_family(platform: str) -> str:
-    """"bc", "astc" or "etc2" for a platform profile name (or "desktop" / "mobile")."""
+    """"bc", "astc" or "etc2" for a platform profile name (or "desktop" / "mobile"): a profile's
+    as the fix search takes it (``budget.fix_family_for``); another name is refused here."""
     profiles = policy.load_platforms()
     if platform in profiles:
-        family = profiles[platform].family
-        return "bc" if family == "uncompressed" else family
+        return fix_family_for(platform)
     if platform in _SHORTHANDS:
         return _SHORTHANDS[platform]
     raise ValueError(f"unknown platform {platform!r}; allowed: {', '.join([*profiles, *_SHORTHANDS])}")
