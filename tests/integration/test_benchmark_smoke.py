@@ -21,20 +21,24 @@ TARGET_KEYS = ["scan_marginal_vs_raw", "check_warm_vs_raw_e2e", "scan_100k_vs_10
 def test_the_benchmark_writes_every_metric(tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
     done = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "run.py"), "--sizes", "50", "--repeat", "1", "--no-peer",
+        [sys.executable, str(REPO / "benchmarks" / "run.py"), "--sizes", "5,50", "--repeat", "1", "--no-peer",
          "--out", str(tmp_path / "out"), "--trees", str(tmp_path / "trees")],
         capture_output=True, text=True, env=env, timeout=300,
     )
     assert done.returncode == 0, done.stderr
     results = json.loads((tmp_path / "out" / "results.json").read_text())
-    assert set(results["sizes"]) == {"50"}
+    assert set(results["sizes"]) == {"5", "50"}
+    assert set(results["sizes"]["5"]) == SIZE_METRICS
     m = results["sizes"]["50"]
-    assert set(m) == SIZE_METRICS
+    # the 5-file tree is scanned in the 50-file rounds too: the linearity target's reference
+    assert set(m) == SIZE_METRICS | {"reference_files", "scan_reference_s"}
+    assert m["reference_files"] == 5 and isinstance(m["scan_reference_s"], float)
     assert m["files"] == 50
-    for key in SIZE_METRICS - {"files"}:
+    for key in SIZE_METRICS - {"files"} | {"scan_reference_s"}:
         assert isinstance(m[key], (int, float)) and m[key] >= 0, key
     assert m["peak_rss_bytes"] == max(m["scan_rss_bytes"], m["check_rss_bytes"])
-    assert isinstance(results["scan_empty_s"], float) and results["scan_empty_s"] == m["scan_empty_s"]
+    assert isinstance(results["scan_empty_s"], float)
+    assert results["scan_empty_s"] == min(results["sizes"][k]["scan_empty_s"] for k in ("5", "50"))
     assert m["scan_marginal_per_file_s"] == max(0.0, m["scan_s"] - m["scan_empty_s"]) / 50
     assert results["check_command"] == "check --total"
     assert [t["key"] for t in results["targets"]] == TARGET_KEYS
@@ -43,6 +47,7 @@ def test_the_benchmark_writes_every_metric(tmp_path):
     # the table: one row for the size, every target named
     assert "targets (issue 10):" in done.stdout
     assert any(line.split()[:1] == ["50"] for line in done.stdout.splitlines())
+    assert "scan of the 5-file tree in the 50-file rounds" in done.stdout
     # the tree is made once and kept; the changed file is put back as it was
     tree = tmp_path / "trees" / "50"
     assert json.loads((tree / ".tree.json").read_text())["files"] == 50
