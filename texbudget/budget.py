@@ -803,7 +803,7 @@ def _cap_plan(plan: TexturePlan, size: int) -> TexturePlan:
     w, h, d = level_dims(plan.width, plan.height, plan.depth, k)
     levels = max(1, plan.levels - k)
     return evolve(plan, width=w, height=h, depth=d, levels=levels,
-                   tier_drop=min(plan.tier_drop, levels - 1), max_size=size)
+                  tier_drop=min(plan.tier_drop, levels - 1), max_size=size)
 
 
 def _can_drop(plan: TexturePlan) -> bool:

@@ -502,6 +502,8 @@ def test_evolve_is_dataclasses_replace():
         new = evolve(made, **changes)
         assert type(new) is MeshFacts and new == replace(made, **changes) and hash(new) == hash(replace(made, **changes))
     assert made.name == "Rock"  # the original is untouched
+    with pytest.raises(TypeError):
+        evolve(made, colour="red")
 
 
 @pytest.mark.parametrize("change", [-1, 1])
