@@ -39,12 +39,12 @@ def fail(rel: str, code: str, message: str) -> ReadResult:
 
 def check_dims(rel: str, what: str, width: int, height: int, depth: int = 1) -> ReadResult | None:
     """TB044 for a zero dimension, TB045 for an absurd one; None when the dims are sane."""
+    if 0 < width <= MAX_DIMENSION and 0 < height <= MAX_DIMENSION and 0 < depth <= MAX_DIMENSION:
+        return None  # the usual case: no message to write
     dims = f"{width}x{height}" + (f"x{depth}" if depth != 1 else "")
     if width <= 0 or height <= 0 or depth <= 0:
         return fail(rel, "TB044", f"{what} header gives size {dims}; every dimension must be at least 1")
-    if max(width, height, depth) > MAX_DIMENSION:
-        return fail(rel, "TB045", f"{what} header gives size {dims}; more than {MAX_DIMENSION} texels on a side is beyond any GPU")
-    return None
+    return fail(rel, "TB045", f"{what} header gives size {dims}; more than {MAX_DIMENSION} texels on a side is beyond any GPU")
 
 
 def read_at(f: BinaryIO, offset: int, n: int, file_size: int) -> bytes:
