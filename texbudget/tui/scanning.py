@@ -32,11 +32,6 @@ FIRST_BATCH = 64
 MAX_BATCH = 4096
 
 
-def base_path(path: str) -> str:
-    """The file an asset came from: ``level.glb#mesh/2`` -> ``level.glb``."""
-    return file_of(path)
-
-
 def read_in_batches(
     root: Path, config: Config, paths: Sequence[Path] | None = None, *,
     progress: Progress | None = None, jobs: int | None = None, use_cache: bool = False,
@@ -92,7 +87,7 @@ def touched_by(part: Scan) -> frozenset[str]:
     """The files a partial scan speaks for: its listed files and the files of its facts."""
     out = set(part.files)
     for group in (part.textures, part.meshes, part.scenes):
-        out.update(base_path(x.path) for x in group)
+        out.update(file_of(x.path) for x in group)
     return frozenset(out)
 
 
@@ -103,7 +98,7 @@ def merge(base: Scan, part: Scan, touched: Iterable[str] | None = None, removed:
     gone = set(touched_by(part) if touched is None else touched) | set(removed)
 
     def keep(path: str) -> bool:
-        return base_path(path) not in gone
+        return file_of(path) not in gone
 
     def combine(old, new):
         fresh = {x.path: x for x in new}
@@ -128,7 +123,7 @@ def merge(base: Scan, part: Scan, touched: Iterable[str] | None = None, removed:
 def prune(scan: Scan, files: Iterable[str]) -> Scan:
     """Keep only what came from ``files`` (after a full rescan: files that are gone go)."""
     keep_files = set(files)
-    stale = {base_path(x.path) for group in (scan.textures, scan.meshes, scan.scenes) for x in group} - keep_files
+    stale = {file_of(x.path) for group in (scan.textures, scan.meshes, scan.scenes) for x in group} - keep_files
     stale |= set(scan.files) - keep_files
     if not stale:
         return scan
