@@ -28,6 +28,7 @@ import re
 import struct
 import warnings
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -162,7 +163,7 @@ def _check_fixed_header(src: Source, container: str, head: bytes, size: int) -> 
         width, height = struct.unpack_from("<HH", head, 6)
         return check_dims(src.rel, what, width, height)
     if container == "jpeg":
-        return _check_end(src, size, what, _JPEG_EOI, "end-of-image marker")
+        return _check_end(src, size, what, _JPEG_EOI, "end-of-image marker", _foreign)
     if container == "bmp":
         header_size = struct.unpack_from("<I", head, 14)[0]
         if header_size == 12:
@@ -200,16 +201,18 @@ def _short(rel: str, what: str, needed: int, size: int) -> ReadResult | None:
     return None
 
 
-def _check_end(src: Source, size: int, what: str, marker: bytes, named: str) -> ReadResult | None:
+def _check_end(src: Source, size: int, what: str, marker: bytes, named: str,
+               appended: Callable[[bytes], bool] | None = None) -> ReadResult | None:
     """TB043 unless the file's last 4 KiB hold its end ``marker`` (trailing junk up to that is
     allowed): a PNG ends with its IEND chunk, a JPEG with its EOI marker FF D9, which appears
     nowhere else in the compressed data (an FF there is followed by 00 or a restart marker).
     A cut file does not. (A cut JPEG of under 4 KiB with an EXIF thumbnail, whose own EOI is
-    near its start, passes.) A JPEG whose last 4 KiB are not JPEG data at all has more than
-    that appended after its end, as a phone's motion photo has its video (``_foreign``): its
+    near its start, passes.) ``appended`` says whether a tail without the marker is something
+    appended after the file's end rather than the file cut short, as a JPEG whose last 4 KiB
+    are not JPEG data at all (``_foreign``: a phone's motion photo and its video); then the
     end is not looked for."""
     tail = src.read_at(max(0, size - _TAIL_BYTES), _TAIL_BYTES)
-    if marker not in tail and not (marker == _JPEG_EOI and _foreign(tail)):
+    if marker not in tail and not (appended is not None and appended(tail)):
         return fail(src.rel, "TB043", f"{what} pixel data truncated: the file ({size} bytes) ends before its {named}")
     return None
 
