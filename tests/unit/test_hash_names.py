@@ -93,3 +93,18 @@ def test_a_gltf_in_a_folder_named_with_a_hash_finds_its_files(tmp_path: Path) ->
     scan = read_scene(tmp_path, config_mod.load(None), jobs=1)
     assert [f for f in scan.findings if f.code in ("TB074", "TB075")] == []
     assert scan.scenes[0].texture_usage[0][0] == "t#1/wall.png"
+
+
+def test_explain_takes_a_hash_in_a_name_as_part_of_the_name(tmp_path: Path) -> None:
+    from texbudget.report import explain
+
+    _scene(tmp_path)
+    fx.write(tmp_path, "t/rock#1_n.png", fx.png_bytes(64, 64))
+    config = config_mod.load(None)
+    report = pipeline.evaluate(read_scene(tmp_path, config, jobs=1), pipeline.build_settings(config))
+    assert explain.find_assets(report, "t/rock") == ()  # not the file "t/rock#1_n.png"
+    (row,) = explain.find_assets(report, "t/rock#1_n.png")
+    assert row.facts.path == "t/rock#1_n.png"
+    assert [m.facts.path for m in explain.find_assets(report, "t/level.gltf")] == ["t/level.gltf#mesh/0"]
+    assert {f.path for f in explain._findings_for(report, "t/rock#1_n.png")} == {"t/rock#1_n.png"}
+    assert explain._findings_for(report, "t/rock") == []

@@ -87,7 +87,7 @@ def find_assets(report: Report, path: str | Path) -> tuple[Row, ...]:
         exact = [r for r in rows if _path(r) == candidate]
         if exact:
             return (exact[0],)
-        inside = [r for r in rows if _path(r).startswith(candidate + "#")]
+        inside = [r for r in rows if file_of(_path(r)) == candidate]  # its parts (exact rows returned above)
         if inside:
             return tuple(inside)
     return ()
@@ -131,7 +131,7 @@ def _yes(v: bool) -> str:
 
 def _findings_for(report: Report, path: str) -> list[Finding]:
     base = file_of(path)
-    return [f for f in report.findings if f.path in (path, base) or (f.path.startswith(path + "#"))]
+    return [f for f in report.findings if f.path in (path, base) or file_of(f.path) == path]
 
 
 def _findings_lines(found: Sequence[Finding]) -> list[str]:
