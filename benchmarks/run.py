@@ -24,7 +24,8 @@ in this one run on this machine:
   same GLB files, one process per file for both, as a ratio.
 
 Times are the minimum of ``--repeat`` runs (the least disturbed run; the floor is measured the
-same way). It prints a table of times and of the ratios the targets of issue 10 name, and
+same way). The rounds of all sizes are interleaved, so each size's minimum is taken over the
+whole run, not over the minute its own rounds would fill. It prints a table of times and of the ratios the targets of issue 10 name, and
 writes everything to ``OUT/results.json``.
 """
 
@@ -200,60 +201,83 @@ def peer(out: Path, tree: Path, files: int) -> dict:
 # --- the run ---------------------------------------------------------------------------------
 
 
-def measure_size(n: int, trees: Path, repeat: int, empty: Path, reference: int | None = None) -> dict:
-    """Every measurement of one tree size. ``reference``: a smaller size whose tree is scanned
-    in these rounds too (the 10k tree in the 100k rounds), for the linearity target."""
-    tree = trees / str(n)
-    stats = make_tree.make_tree(tree, n)
-    print(f"benchmark: {n} files ({stats.apparent_bytes / MIB:.0f} MiB apparent)", file=sys.stderr)
-    m: dict = {"files": n, "apparent_bytes": stats.apparent_bytes}
+def measure(sizes: list[int], trees: Path, repeat: int, empty: Path) -> dict[int, dict]:
+    """Every measurement of every size, by size.
 
-    # Interleaved, so that the floor, the fixed cost (the empty folder) and the scan see the
-    # same machine (other load, caches): a shared host's speed drifts from minute to minute.
-    raws, raws_e2e, empties, scans, references = [], [], [], [], []
+    The rounds of all sizes are interleaved (round 1 of each size, then round 2 of each, …),
+    so that each size's fastest run is taken over the whole run's span, not over the minute
+    its own rounds would fill: the host has slow spells that last about a minute (one made a
+    10k scan 0.65 s at best in its five rounds and 0.46 s a minute later, in the 100k rounds).
+    Within a round, the floor, the fixed cost (the empty folder) and the scan run back to
+    back, so that they see the same machine (other load, caches). A size whose tenth is also
+    run scans that smaller tree in its rounds too, for the linearity target."""
+    m: dict[int, dict] = {}
+    for n in sizes:
+        stats = make_tree.make_tree(trees / str(n), n)
+        print(f"benchmark: {n} files ({stats.apparent_bytes / MIB:.0f} MiB apparent)", file=sys.stderr)
+        m[n] = {"files": n, "apparent_bytes": stats.apparent_bytes}
+    reference = {n: n // 10 if n % 10 == 0 and n // 10 in sizes else None for n in sizes}
+    runs: dict[int, dict[str, list]] = {n: {k: [] for k in ("raw", "raw_e2e", "empty", "scan", "reference")} for n in sizes}
     for _ in range(repeat):
-        raws.append(raw_read(tree)[1])
-        raws_e2e.append(checked(run_child([sys.executable, "-c", RAW_READ_SCRIPT, str(tree)]), "raw read"))
-        empties.append(checked(run_child(texbudget("scan", "--no-cache", str(empty))), "scan of an empty folder"))
-        scans.append(checked(run_child(texbudget("scan", "--no-cache", str(tree))), "scan"))
-        if reference is not None:  # the smaller tree again, in the same round (the host drifts)
-            references.append(checked(run_child(texbudget("scan", "--no-cache", str(trees / str(reference)))), "scan"))
-    if reference is not None:
-        m["reference_files"] = reference
-        m["scan_reference_s"] = best(references)["seconds"]
-    m["raw_read_s"] = min(raws)
-    m["scan_empty_s"] = best(empties)["seconds"]
-    scan = best(scans)
-    m["scan_s"] = scan["seconds"]
-    m["scan_rss_bytes"] = scan["rss_bytes"]
-    m["scan_marginal_per_file_s"] = max(0.0, scan["seconds"] - m["scan_empty_s"]) / n
-    m["raw_read_per_file_s"] = m["raw_read_s"] / n
-
-    command = texbudget(*CHECK_ARGS, str(tree))
-    shutil.rmtree(tree / ".texbudget", ignore_errors=True)
-    checked(run_child(command), "filling the cache")
-    if not (tree / ".texbudget" / "cache.sqlite").is_file():
-        raise SystemExit(f"benchmark: `texbudget {' '.join(CHECK_ARGS)}` wrote no cache in {tree}")
-    warm, raws_e2e_check = [], []
-    original = tree / CHANGED
-    saved = original.read_bytes()
-    try:
-        for step in range(repeat):
-            touch_one(tree, step)
-            warm.append(checked(run_child(command), "warm check"))
-            # its floor again, in the same round: the host's speed drifts between the rounds
-            raws_e2e_check.append(checked(run_child([sys.executable, "-c", RAW_READ_SCRIPT, str(tree)]), "raw read"))
-    finally:
-        original.write_bytes(saved)
-        os.utime(original, ns=(make_tree.MTIME_NS, make_tree.MTIME_NS))
-    m["raw_read_e2e_s"] = best(raws_e2e)["seconds"]
-    m["raw_read_e2e_check_s"] = best(raws_e2e_check)["seconds"]
-    check = best(warm)
-    m["check_warm_s"] = check["seconds"]
-    m["check_rss_bytes"] = check["rss_bytes"]
-    m["peak_rss_bytes"] = max(scan["rss_bytes"], check["rss_bytes"])
-    m["recompute_s"] = recompute(tree, repeat)
+        for n in sizes:
+            tree, r = trees / str(n), runs[n]
+            r["raw"].append(raw_read(tree)[1])
+            r["raw_e2e"].append(checked(run_child([sys.executable, "-c", RAW_READ_SCRIPT, str(tree)]), "raw read"))
+            r["empty"].append(checked(run_child(texbudget("scan", "--no-cache", str(empty))), "scan of an empty folder"))
+            r["scan"].append(checked(run_child(texbudget("scan", "--no-cache", str(tree))), "scan"))
+            if reference[n] is not None:
+                r["reference"].append(checked(run_child(texbudget("scan", "--no-cache", str(trees / str(reference[n])))), "scan"))
+    for n in sizes:
+        r, mn = runs[n], m[n]
+        if reference[n] is not None:
+            mn["reference_files"] = reference[n]
+            mn["scan_reference_s"] = best(r["reference"])["seconds"]
+        mn["raw_read_s"] = min(r["raw"])
+        mn["raw_read_e2e_s"] = best(r["raw_e2e"])["seconds"]
+        mn["scan_empty_s"] = best(r["empty"])["seconds"]
+        scan = best(r["scan"])
+        mn["scan_s"] = scan["seconds"]
+        mn["scan_rss_bytes"] = scan["rss_bytes"]
+        mn["scan_marginal_per_file_s"] = max(0.0, scan["seconds"] - mn["scan_empty_s"]) / n
+        mn["raw_read_per_file_s"] = mn["raw_read_s"] / n
+    _warm_checks(sizes, trees, repeat, m)
+    for n in sizes:
+        m[n]["recompute_s"] = recompute(trees / str(n), repeat)
     return m
+
+
+def _warm_checks(sizes: list[int], trees: Path, repeat: int, m: dict[int, dict]) -> None:
+    """The warm check of every size into ``m``: one run fills each tree's cache, then rounds
+    interleaved as the scans' are, each a change to one PNG, the check, and its floor again
+    (a raw read end to end, in the same round). Every changed file is put back after."""
+    saved: dict[int, bytes] = {}
+    runs: dict[int, tuple[list, list]] = {n: ([], []) for n in sizes}
+    try:
+        for n in sizes:
+            tree = trees / str(n)
+            shutil.rmtree(tree / ".texbudget", ignore_errors=True)
+            checked(run_child(texbudget(*CHECK_ARGS, str(tree))), "filling the cache")
+            if not (tree / ".texbudget" / "cache.sqlite").is_file():
+                raise SystemExit(f"benchmark: `texbudget {' '.join(CHECK_ARGS)}` wrote no cache in {tree}")
+            saved[n] = (tree / CHANGED).read_bytes()
+        for step in range(repeat):
+            for n in sizes:
+                tree = trees / str(n)
+                touch_one(tree, step)
+                runs[n][0].append(checked(run_child(texbudget(*CHECK_ARGS, str(tree))), "warm check"))
+                runs[n][1].append(checked(run_child([sys.executable, "-c", RAW_READ_SCRIPT, str(tree)]), "raw read"))
+    finally:
+        for n, data in saved.items():
+            original = trees / str(n) / CHANGED
+            original.write_bytes(data)
+            os.utime(original, ns=(make_tree.MTIME_NS, make_tree.MTIME_NS))
+    for n in sizes:
+        warm, floors = runs[n]
+        check = best(warm)
+        m[n]["raw_read_e2e_check_s"] = best(floors)["seconds"]
+        m[n]["check_warm_s"] = check["seconds"]
+        m[n]["check_rss_bytes"] = check["rss_bytes"]
+        m[n]["peak_rss_bytes"] = max(m[n]["scan_rss_bytes"], check["rss_bytes"])
 
 
 def recompute(tree: Path, repeat: int) -> float:
@@ -377,9 +401,8 @@ def main(argv: list[str] | None = None) -> int:
         "check_command": " ".join(CHECK_ARGS),
         "sizes": {},
     }
-    for n in sizes:
-        reference = n // 10 if n % 10 == 0 and n // 10 in sizes else None
-        results["sizes"][str(n)] = measure_size(n, trees, args.repeat, empty, reference)
+    for n, measured in measure(sizes, trees, args.repeat, empty).items():
+        results["sizes"][str(n)] = measured
     results["scan_empty_s"] = min(m["scan_empty_s"] for m in results["sizes"].values())
     results["targets"] = targets({int(k): v for k, v in results["sizes"].items()})
     if args.no_peer:
