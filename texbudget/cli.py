@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import contextlib
+import functools
 import gc
 import json
 import os
@@ -397,7 +398,9 @@ def cmd_tui(args: argparse.Namespace) -> int:
     settings = _settings(args, config)
     from texbudget.tui.app import run
 
-    return run(root, config, settings, explicit, jobs=args.jobs, use_cache=not args.no_cache)
+    # the config file edited while the app runs is read again with the same flags
+    return run(root, config, settings, explicit, jobs=args.jobs, use_cache=not args.no_cache,
+               settings_for=functools.partial(_settings, args))
 
 
 def cmd_explain(args: argparse.Namespace) -> int:

@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from PIL import Image
+from textual.content import Content
 
 from tests.readers.gltf_factories import GltfBuilder
 from texbudget import config as config_mod
@@ -96,3 +97,84 @@ async def test_under_follow_gltf_a_change_to_an_image_no_scene_uses_is_not_read(
         assert dims(app) == {"tex/used.png": (512, 256)}
         assert "tex/loose.png" not in app.scan.files and app.rescans > before
         assert scanning.to_read_again({"tex/loose.png", "tex/used.png", "scene/new.glb"}, app.scan, config) == {"tex/used.png", "scene/new.glb"}
+
+
+def recorded(app) -> list[tuple[str, str]]:
+    """The app's notifications from now on, (message, severity), as it shows them."""
+    notes: list[tuple[str, str]] = []
+    shown = app.notify
+
+    def notify(message: str, **kw) -> None:
+        notes.append((message, kw.get("severity", "information")))
+        shown(message, **kw)
+
+    app.notify = notify
+    return notes
+
+
+def plan_of(app, path: str):
+    return next(t.plan for t in app.report.textures if t.facts.path == path)
+
+
+def cards_of(app) -> list[str]:
+    return [c.name for c in app.report.scenarios[0].cards]
+
+
+async def test_an_edit_to_the_config_file_applies_with_the_flags_kept(tmp_path):
+    png(tmp_path / "tex/a.png", 256, 256)
+    png(tmp_path / "other/b.png", 64, 64)
+    path = tmp_path / "texbudget.toml"
+    path.write_text('# our budget\n[budget]\ncards = ["8GB"]\n', encoding="utf-8")
+    config = config_mod.load(path)
+
+    def settings_for(c):  # as the command line's flags: one resolution, RT off
+        return pipeline.build_settings(c, resolutions=["1920x1080"], rt=["off"])
+
+    app = make_app(settings_for(config), tmp_path, config, watch=True, watch_interval=0.1, settings_for=settings_for)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        notes = recorded(app)
+        assert cards_of(app) == ["8GB"] and plan_of(app, "tex/a.png").width == 256
+
+        path.write_text('# our budget\n[budget]\ncards = ["8GB", "12GB"]\n\n[[rule]]\nmatch = "tex/*"\nmax_size = 128\n',
+                        encoding="utf-8")
+        await wait_for(app, pilot, lambda: plan_of(app, "tex/a.png").width == 128)
+        assert cards_of(app) == ["8GB", "12GB"]
+        assert [s.resolution for s in app.report.scenarios] == ["1920x1080"]  # the flags still apply
+        assert {s.rt for s in app.report.scenarios} == {"off"}
+        assert plan_of(app, "tex/a.png").decided_by.endswith("rule 1 in texbudget.toml: max_size 128")
+        assert app.scans == 1  # no [scan] key changed: nothing read again
+        assert notes == [("texbudget.toml read again", "information")]
+
+        # a file that does not load changes nothing, and says why in one line
+        path.write_text('[budget]\ncardz = ["8GB"]\n', encoding="utf-8")
+        await wait_for(app, pilot, lambda: len(notes) == 2)
+        assert notes[1] == (f"{path}: [budget] unknown key 'cardz'; did you mean 'cards'?; the settings before it are kept", "error")
+        # shown as written: "[budget]" is no markup tag
+        shown = [n for n in app._notifications if n.severity == "error"]  # as its toast renders it
+        assert [str(Content(n.message) if not n.markup else Content.from_markup(n.message)) for n in shown] == [notes[1][0]]
+        assert cards_of(app) == ["8GB", "12GB"] and plan_of(app, "tex/a.png").width == 128
+
+        # a [scan] key: scanned again with it
+        path.write_text('[budget]\ncards = ["8GB"]\n[scan]\nexclude = ["other/**"]\n', encoding="utf-8")
+        await wait_for(app, pilot, lambda: "other/b.png" not in dims(app) and not app.scanning)
+        assert app.scans == 2 and dims(app) == {"tex/a.png": (256, 256)}
+        assert notes[2] == ("texbudget.toml read again: scanning again", "information")
+
+
+async def test_a_rule_the_app_writes_is_read_back_quietly(tmp_path):
+    png(tmp_path / "a.png", 256, 256)
+    config = config_mod.load(None)  # no config file yet: the app writes texbudget.toml
+    settings = pipeline.build_settings(config, resolutions=["1920x1080"], cards=["8GB"], rt=["off"])
+    app = make_app(settings, tmp_path, config, watch=True, watch_interval=0.1)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        app.set_what_if("a.png", {"max_size": 64})
+        await settle(app, pilot)
+        notes = recorded(app)
+        assert app.write_what_if("a.png") == 1
+        await wait_for(app, pilot, lambda: app.config.path == tmp_path / "texbudget.toml")
+        assert app.written == [] and app.what_ifs == {}  # the rule is the file's now
+        assert plan_of(app, "a.png").width == 64
+        assert plan_of(app, "a.png").decided_by.endswith("rule 1 in texbudget.toml: max_size 64")
+        assert [m for m, _ in notes] == ["written as rule 1 in " + str(tmp_path / "texbudget.toml")]

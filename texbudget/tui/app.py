@@ -10,14 +10,17 @@ Threads and messages (STYLE.md, "The TUI"):
   already read, in an exclusive worker; ``ReportEvaluated`` brings the immutable ``Report``
   back and the app assigns it to each screen's ``report`` inside ``batch_update``.
 - The watch polls mtimes every ``watch_interval`` seconds in its own worker and posts
-  ``FilesChanged``; the changed files are read again and merged in; selection is kept.
+  ``FilesChanged``; the changed files are read again and merged in; selection is kept. It
+  also stats the config file and posts ``ConfigChanged``: the file is read again
+  (``reload_config``), its settings replace the starting ones, and a ``[scan]`` change scans
+  again.
 - Every worker failure meets in ``on_worker_state_changed``.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 from functools import partial
 from pathlib import Path
@@ -31,6 +34,7 @@ from textual.timer import Timer
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from texbudget import budget as budget_mod
+from texbudget import config as config_mod
 from texbudget import configwrite, pipeline, policy
 from texbudget.config import Config
 from texbudget.errors import TexbudgetError
@@ -92,6 +96,14 @@ class RescanDone(Message):
     """A watch rescan ended (its facts came in the AssetsRead before)."""
 
 
+class ConfigChanged(Message):
+    """The config file's stamp (mtime, size; None: no file) is not what the watch saw last."""
+
+    def __init__(self, stamp: scanning.Stamp | None) -> None:
+        self.stamp = stamp
+        super().__init__()
+
+
 class ReportEvaluated(Message):
     """A new report, with the browser rows built from it for ``browse.query`` (both pure,
     built in the worker so the main thread only assigns them)."""
@@ -118,9 +130,11 @@ class TexbudgetApp(App[int]):
     def __init__(
         self, settings: Settings, root: Path, config: Config, paths: Sequence[Path] | None = None,
         scanner: Scanner = scanning.read_in_batches, *, watch: bool = True, watch_interval: float = 2.0,
+        settings_for: Callable[[Config], Settings] | None = None,
     ) -> None:
         super().__init__()
         self.base_settings = settings
+        self.settings_for = settings_for or _default_settings
         self.root = Path(root)
         self.config = config
         self.paths = list(paths) if paths else None
@@ -131,6 +145,7 @@ class TexbudgetApp(App[int]):
         self.what_ifs: dict[str, dict[str, object]] = {}
         self.written: list[dict[str, object]] = []
         self.config_target = config.path or self.root / "texbudget.toml"
+        self._config_stamp = scanning.stamp(self.config_target)  # as last read or written here
         self.scan = Scan(root=self.root)
         self.report: Report | None = None
         self.scanning = False
@@ -199,7 +214,7 @@ class TexbudgetApp(App[int]):
             settings = self.settings(choices)
             budget_mod.resolve_cards(settings.budget.cards)
         except (ValueError, TexbudgetError) as exc:
-            self.notify(str(exc), severity="error", title="not applied")
+            self.notify(str(exc), severity="error", title="not applied", markup=False)
             return
         self.choices = choices
         self.evaluate_now()
@@ -344,6 +359,7 @@ class TexbudgetApp(App[int]):
     def _watch(self) -> None:
         worker = get_current_worker()
         before = scanning.snapshot(self.root, self.config, self.paths)
+        config_before = self._config_stamp
         while not worker.is_cancelled:
             deadline = time.monotonic() + self.watch_interval
             while time.monotonic() < deadline:
@@ -355,6 +371,10 @@ class TexbudgetApp(App[int]):
             before = after
             if found and not worker.is_cancelled:
                 self.post_message(FilesChanged(found.changed, found.removed))
+            config_now = scanning.stamp(self.config_target)
+            if config_now != config_before and not worker.is_cancelled:
+                config_before = config_now
+                self.post_message(ConfigChanged(config_now))
 
     def on_files_changed(self, message: FilesChanged) -> None:
         self._dirty |= scanning.to_read_again(message.changed, self.scan, self.config, self.paths)
@@ -362,6 +382,34 @@ class TexbudgetApp(App[int]):
         self._dirty -= message.removed
         if (self._dirty or self._gone) and not self.scanning and not self._rescanning:
             self._start_rescan()
+
+    def on_config_changed(self, message: ConfigChanged) -> None:
+        # the app's own write (``write_what_if``) is in force already: read it quietly, in
+        # case the file was also edited between that write and the stamp taken after it
+        self.reload_config(quiet=message.stamp == self._config_stamp)
+        self._config_stamp = message.stamp
+
+    def reload_config(self, quiet: bool = False) -> bool:
+        """Read the config file again (an edit made outside the app) and use it: its settings
+        with the command line's flags (``settings_for``), the keys' choices and the what-ifs
+        kept; the rules this session wrote are in the file now. A change to ``[scan]`` scans
+        again. A file that does not load changes nothing and says why, in one line."""
+        try:
+            config = config_mod.load(self.config_target)
+            settings = self.settings_for(config)
+            budget_mod.resolve_cards(state.apply(settings, self.choices).budget.cards)
+        except (ValueError, TexbudgetError) as exc:
+            self.notify(f"{exc}; the settings before it are kept", severity="error", title="config not reloaded", markup=False)
+            return False
+        rescan = any(config[key] != self.config[key] for key in SCAN_KEYS)
+        self.config, self.base_settings, self.written = config, settings, []
+        if rescan:
+            self.start_scan()
+        else:
+            self.evaluate_now()
+        if not quiet:
+            self.notify(f"{self.config_target.name} read again" + (": scanning again" if rescan else ""), title="config", markup=False)
+        return True
 
     def _start_rescan(self) -> None:
         changed, removed = frozenset(self._dirty), frozenset(self._gone)
@@ -398,7 +446,7 @@ class TexbudgetApp(App[int]):
             self.post_message(ScanFailed(error))
         elif worker.group == "rescan":
             self._rescanning = False
-        self.notify(f"{worker.group} failed: {type(error).__name__}: {error}", severity="error", timeout=10)
+        self.notify(f"{worker.group} failed: {type(error).__name__}: {error}", severity="error", timeout=10, markup=False)
 
     # --- assets and what-ifs ------------------------------------------------------------------
 
@@ -413,7 +461,7 @@ class TexbudgetApp(App[int]):
             try:
                 policy.parse_rules([{"match": configwrite.glob_escape(key), **clean}], WHAT_IF)
             except TexbudgetError as exc:
-                self.notify(str(exc), severity="error", title="what-if not applied")
+                self.notify(str(exc), severity="error", title="what-if not applied", markup=False)
                 return
             self.what_ifs[key] = clean
         else:
@@ -447,30 +495,43 @@ class TexbudgetApp(App[int]):
         try:
             index = configwrite.append_rule(self.config_target, rule, comment=comment)
         except TexbudgetError as exc:
-            self.notify(str(exc), severity="error", title="not written")
+            self.notify(str(exc), severity="error", title="not written", markup=False)
             return None
         self.written.append(rule)
+        self._config_stamp = scanning.stamp(self.config_target)
         del self.what_ifs[key]
         self.evaluate_now()
-        self.notify(f"written as rule {index} in {self.config_target}", title="what-if kept")
+        self.notify(f"written as rule {index} in {self.config_target}", title="what-if kept", markup=False)
         return index
 
 
 def make_app(
     settings: Settings, root: Path, config: Config, paths: Sequence[Path] | None = None,
     scanner: Scanner = scanning.read_in_batches, *, watch: bool = True, watch_interval: float = 2.0,
+    settings_for: Callable[[Config], Settings] | None = None,
 ) -> TexbudgetApp:
     """The one factory (CLI, tests, screenshot script). ``scanner(root, config, paths,
     progress=callback)`` returns a ``Scan`` or yields partial ones (``scanning.read_in_batches``
-    by default; tests pass a fake)."""
-    return TexbudgetApp(settings, root, config, paths, scanner, watch=watch, watch_interval=watch_interval)
+    by default; tests pass a fake). ``settings_for(config)``: the settings of a config file
+    read again while the app runs, with the command line's flags (default: the file's own)."""
+    return TexbudgetApp(settings, root, config, paths, scanner, watch=watch, watch_interval=watch_interval,
+                        settings_for=settings_for)
+
+
+def _default_settings(config: Config) -> Settings:
+    return pipeline.build_settings(config)
+
+
+#: Config keys that change what a scan reads: an edit to one scans again.
+SCAN_KEYS = ("scan.include", "scan.exclude", "scan.follow")
 
 
 def run(root: Path, config: Config, settings: Settings, paths: Sequence[Path] | None,
-        *, jobs: int | None = None, use_cache: bool = False) -> int:
+        *, jobs: int | None = None, use_cache: bool = False,
+        settings_for: Callable[[Config], Settings] | None = None) -> int:
     """``texbudget tui``: run the app until the artist quits. Returns the exit code."""
     scanner = partial(scanning.read_in_batches, jobs=jobs, use_cache=use_cache)
-    app = make_app(settings, root, config, paths, scanner)
+    app = make_app(settings, root, config, paths, scanner, settings_for=settings_for)
     app.run()
     return app.return_code or 0
 

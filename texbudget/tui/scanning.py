@@ -145,7 +145,8 @@ class Changes:
         return bool(self.changed or self.removed)
 
 
-def _stat(path: str) -> Stamp | None:
+def stamp(path: str | os.PathLike[str]) -> Stamp | None:
+    """(mtime_ns, size) of a file; None when it cannot be stat'ed."""
     try:
         st = os.stat(path)
     except OSError:
@@ -159,7 +160,7 @@ def snapshot(root: Path, config: Config, paths: Sequence[Path] | None = None) ->
     out: dict[str, tuple[Stamp | None, ...]] = {}
     for rel in found.files:
         full = os.path.join(root, rel)
-        out[rel] = (_stat(full), *(_stat(full + s) for s in SIDECAR_SUFFIXES))
+        out[rel] = (stamp(full), *(stamp(full + s) for s in SIDECAR_SUFFIXES))
     return out
 
 
