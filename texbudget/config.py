@@ -49,6 +49,20 @@ def _str(allowed: tuple[str, ...] | None = None) -> Check:
     return check
 
 
+def _glob(v: Any, where: str) -> str:
+    """A ``[scan]`` include/exclude pattern that compiles (discover's gitignore-like globs)."""
+    import re
+
+    from texbudget.discover import compile_glob
+
+    pattern = _str()(v, where)
+    try:
+        compile_glob(pattern)
+    except re.error as exc:  # a class's range backwards: "[z-a]"
+        raise _fail(where, v, f"not a glob: {exc.msg} in a [...] class") from None
+    return pattern
+
+
 def _list_of(item: Check) -> Check:
     def check(v: Any, where: str) -> tuple:
         values = [v] if isinstance(v, str) else v
@@ -127,8 +141,8 @@ SCHEMA: dict[str, dict[str, tuple[Check, Any]]] = {
         "rt_compaction": (_bool, True),
     },
     "scan": {
-        "include": (_list_of(_str()), ()),
-        "exclude": (_list_of(_str()), ()),
+        "include": (_list_of(_glob), ()),
+        "exclude": (_list_of(_glob), ()),
         "follow": (_str(FOLLOW), "tree"),
     },
     "limits": {

@@ -68,6 +68,10 @@ class _Glob:
     negated: bool
 
 
+#: Characters a regular expression's class reads as syntax, escaped in a glob's class.
+_CLASS_SPECIAL = re.compile(r"[\\\[\]^&~|]")
+
+
 def _segment(seg: str) -> str:
     out: list[str] = []
     i = 0
@@ -84,14 +88,18 @@ def _segment(seg: str) -> str:
         elif c == "?":
             out.append("[^/]")
         elif c == "[":
-            end = seg.find("]", i + 2 if seg[i + 1 : i + 2] in ("!", "^", "]") else i + 1)
+            # "!" or "^" first negates, a "]" first (after it) is a member; every member
+            # stands for itself but a range's "-" ("^", "[", "&&", "~~", "||" and "\\" are
+            # syntax in a regular expression's class)
+            j = i + 2 if seg[i + 1 : i + 2] in ("!", "^") else i + 1
+            end = seg.find("]", j + 1 if seg[j : j + 1] == "]" else j)
             if end < 0:
                 out.append(re.escape(c))
             else:
                 body = seg[i + 1 : end]
-                if body[:1] in ("!", "^"):
-                    body = "^" + body[1:]
-                out.append("[" + body.replace("\\", "\\\\") + "]")
+                negate = body[:1] in ("!", "^")
+                body = _CLASS_SPECIAL.sub(r"\\\g<0>", body[1:] if negate else body)
+                out.append(("[^" if negate else "[") + body + "]")
                 i = end
         else:
             out.append(re.escape(c))
@@ -101,7 +109,8 @@ def _segment(seg: str) -> str:
 
 def compile_glob(pattern: str) -> _Glob | None:
     """One gitignore-like pattern as a regex over relative POSIX paths; None for a blank
-    pattern or a comment."""
+    pattern or a comment. ``re.error`` for a class whose range runs backwards ("[z-a]"):
+    the config refuses such a pattern when it is read (``config.py``)."""
     pat = pattern.strip()
     if not pat or pat.startswith("#"):
         return None

@@ -242,6 +242,10 @@ class Rule:
         return False
 
 
+#: Characters a regular expression's class reads as syntax, escaped in a glob's class.
+_CLASS_SPECIAL = re.compile(r"[\\\[\]^&~|]")
+
+
 @cache
 def _glob_regex(pattern: str) -> re.Pattern[str]:
     out: list[str] = []
@@ -261,15 +265,23 @@ def _glob_regex(pattern: str) -> re.Pattern[str]:
             out.append("[^/]")
             i += 1
         elif c == "[":
-            end = pattern.find("]", i + 2)
+            # a class as fnmatch reads one: "!" first negates, a "]" first (after it) is a
+            # member, no closing "]" makes the "[" a plain character; every member stands
+            # for itself but a range's "-" ("^", "[", "&&", "~~", "||" are set syntax to re)
+            j = i + 1
+            if pattern.startswith("!", j):
+                j += 1
+            if pattern.startswith("]", j):
+                j += 1
+            end = pattern.find("]", j)
             if end == -1:
                 out.append(re.escape(c))
                 i += 1
             else:
                 body = pattern[i + 1:end]
-                if body.startswith("!"):
-                    body = "^" + body[1:]
-                out.append("[" + body.replace("\\", "\\\\") + "]")
+                negate = body.startswith("!")
+                body = _CLASS_SPECIAL.sub(r"\\\g<0>", body[1:] if negate else body)
+                out.append(("[^" if negate else "[") + body + "]")
                 i = end + 1
         else:
             out.append(re.escape(c))
@@ -300,6 +312,10 @@ def parse_rules(raw: Sequence[Mapping[str, object]], source: str) -> tuple[Rule,
         match = table.get("match")
         if not isinstance(match, str) or not match.strip():
             raise ConfigError(f"{where}: 'match' must be a non-empty glob string such as \"textures/**/*_n.png\"")
+        try:
+            _glob_regex(match.removeprefix("/"))
+        except re.error as exc:  # a class's range backwards: "[z-a]"
+            raise ConfigError(f"{where}: match {match!r} is not a glob: {exc.msg} in a [...] class") from None
         values: dict[str, object] = {}
         role = table.get("role")
         if role is not None:

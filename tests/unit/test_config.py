@@ -76,6 +76,9 @@ count = 40
     ("[[instances]]\nmatch = 'a.obj'\n", "[[instances]] #1: needs both 'match'"),
     ("[[instances]]\nmatch = 'a.obj'\ncount = 2\ncuont = 3\n", "[[instances]] #1: unknown key 'cuont'; did you mean 'count'?"),
     ("[budget\n", "not valid TOML"),
+    # a glob's class with a backwards range compiles to no pattern: refused, not a crash later
+    ("[scan]\nexclude = ['ok/**', '[z-a]*.png']\n", "[scan] exclude = '[z-a]*.png': not a glob: bad character range z-a in a [...] class"),
+    ("[scan]\ninclude = '[b-a]'\n", "[scan] include = '[b-a]': not a glob: bad character range b-a in a [...] class"),
 ])
 def test_errors_name_file_key_and_allowed(tmp_path, text, message):
     p = write(tmp_path, text)

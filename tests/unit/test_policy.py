@@ -3,6 +3,7 @@ stored formats, and the `uncompressed` reference against glTF-Transform's gpuSiz
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -412,10 +413,25 @@ def test_rule_platform_filter() -> None:
     # a leading "/" anchors at the scan root, as in .gitignore
     ("/hero.png", "hero.png", True), ("/hero.png", "chars/hero.png", False),
     ("/textures/*.png", "textures/a.png", True), ("/*.glb", "level.glb#image/0", True), ("/*.glb", "a/level.glb", False),
+    # a class's members stand for themselves, as fnmatch reads them (the TUI's glob_escape
+    # writes "[[]" and "[]]"); "^" is a member, not a negation
+    ("[[]old[]].png", "[old].png", True), ("[[]old[]].png", "o.png", False), ("[&&]x.png", "&x.png", True),
+    ("[^a]x.png", "^x.png", True), ("[^a]x.png", "bx.png", False), ("[]a]x.png", "]x.png", True),
+    ("[!]a]x.png", "]x.png", False), ("[!]a]x.png", "bx.png", True), ("[~|]x.png", "|x.png", True),
+    ("[a-c]x.png", "bx.png", True), ("[!].png", "[!].png", True), ("[]", "[]", True),
 ])
+@pytest.mark.filterwarnings("error")
 def test_rule_glob_semantics(pattern: str, path: str, hit: bool) -> None:
     rule = parse_rules([{"match": pattern, "ignore": True}], "t.toml")[0]
     assert rule.matches(path) is hit
+    if "/" not in pattern and "#" not in path:  # one name: as fnmatch matches it
+        assert fnmatch.fnmatchcase(path.rsplit("/", 1)[-1], pattern) is hit
+
+
+def test_a_glob_with_a_backwards_range_is_a_config_error() -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_rules([{"match": "*.png", "ignore": True}, {"match": "tex/[z-a]*.png", "ignore": True}], "t.toml")
+    assert str(info.value) == "t.toml: [[rule]] #2: match 'tex/[z-a]*.png' is not a glob: bad character range z-a in a [...] class"
 
 
 @pytest.mark.parametrize("table,message", [
