@@ -341,6 +341,8 @@ class BudgetSettings:
             _check(bool(rt), "rt", self.rt, "give at least one of off, nvidia, amd, intel")
             object.__setattr__(self, "rt", tuple(dict.fromkeys(rt)))
         _check(bool(self.quality), "quality", self.quality, "give at least one quality tier")
+        _check(bool(self.cards), "cards", self.cards, "give at least one card")
+        _check(bool(self.resolutions), "resolutions", self.resolutions, "give at least one resolution")
         for r in self.resolutions:
             try:
                 parse_resolution(r)

@@ -63,11 +63,15 @@ def _glob(v: Any, where: str) -> str:
     return pattern
 
 
-def _list_of(item: Check) -> Check:
+def _list_of(item: Check, needed: str = "") -> Check:
+    """A string or a list of them; ``needed``: what to say of an empty list, which is then
+    refused (a budget with no cards or no resolutions judges nothing, and passes)."""
     def check(v: Any, where: str) -> tuple:
         values = [v] if isinstance(v, str) else v
         if not isinstance(values, list):
             raise _fail(where, v, "must be a list of strings")
+        if needed and not values:
+            raise _fail(where, v, f"give at least one: {needed}")
         return tuple(item(x, where) for x in values)
     return check
 
@@ -122,12 +126,12 @@ def _any_table_list(v: Any, where: str) -> tuple[dict, ...]:
 # section -> key -> (checker, default). ``None`` default = "not set".
 SCHEMA: dict[str, dict[str, tuple[Check, Any]]] = {
     "budget": {
-        "cards": (_list_of(_str()), ("8GB", "12GB", "16GB", "24GB")),
-        "resolutions": (_list_of(_resolution), ("1920x1080", "2560x1440", "3840x2160")),
-        "quality": (_list_of(_str(QUALITIES)), ("ultra",)),
+        "cards": (_list_of(_str(), "a memory size such as 8GB, or a card `texbudget cards` lists"), ("8GB", "12GB", "16GB", "24GB")),
+        "resolutions": (_list_of(_resolution, "1080p, 1440p, 4k or WxH"), ("1920x1080", "2560x1440", "3840x2160")),
+        "quality": (_list_of(_str(QUALITIES), ", ".join(QUALITIES)), ("ultra",)),
         "platform": (_str(), "desktop"),
         "high_quality": (_bool, False),
-        "rt": (_list_of(_str(RT_VENDORS)), None),
+        "rt": (_list_of(_str(RT_VENDORS), ", ".join(RT_VENDORS)), None),
         "renderer": (_str(RENDERERS), "deferred"),
         "upscaler": (_str(UPSCALERS), "native"),
         "shadows": (_str(SHADOWS), "csm"),

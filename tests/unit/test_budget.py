@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from dataclasses import replace
 from types import SimpleNamespace
 
@@ -470,8 +471,12 @@ def test_settings_from_config_and_validation():
         ({"headroom_fraction": 1.5}, "budget headroom_fraction = 1.5"),
         ({"resolutions": ("huge",)}, "budget resolutions = 'huge'"),
         ({"streaming_min_resident_levels": 0}, "budget streaming_min_resident_levels = 0"),
+        # nothing to judge would judge nothing, and pass
+        ({"cards": ()}, "budget cards = (): give at least one card"),
+        ({"resolutions": []}, "budget resolutions = (): give at least one resolution"),
+        ({"quality": ()}, "budget quality = (): give at least one quality tier"),
     ]:
-        with pytest.raises(ValueError, match=msg.replace("(", r"\(")):
+        with pytest.raises(ValueError, match=re.escape(msg)):
             B.BudgetSettings(**kw)
 
 

@@ -76,6 +76,11 @@ count = 40
     ("[[instances]]\nmatch = 'a.obj'\n", "[[instances]] #1: needs both 'match'"),
     ("[[instances]]\nmatch = 'a.obj'\ncount = 2\ncuont = 3\n", "[[instances]] #1: unknown key 'cuont'; did you mean 'count'?"),
     ("[budget\n", "not valid TOML"),
+    # an empty list would judge nothing (a check that cannot fail) or crash: refused
+    ("[budget]\ncards = []\n", "[budget] cards = []: give at least one: a memory size such as 8GB, or a card `texbudget cards` lists"),
+    ("[budget]\nresolutions = []\n", "[budget] resolutions = []: give at least one: 1080p, 1440p, 4k or WxH"),
+    ("[budget]\nquality = []\n", "[budget] quality = []: give at least one: ultra, high, medium, low"),
+    ("[budget]\nrt = []\n", "[budget] rt = []: give at least one: off, nvidia, amd, intel,"),
     # a glob's class with a backwards range compiles to no pattern: refused, not a crash later
     ("[scan]\nexclude = ['ok/**', '[z-a]*.png']\n", "[scan] exclude = '[z-a]*.png': not a glob: bad character range z-a in a [...] class"),
     ("[scan]\ninclude = '[b-a]'\n", "[scan] include = '[b-a]': not a glob: bad character range b-a in a [...] class"),
