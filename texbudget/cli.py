@@ -46,7 +46,7 @@ def _shared_options() -> _Parser:
     g.add_argument("--config", metavar="FILE", help="texbudget.toml to use instead of the one found")
     g.add_argument("--format", dest="output", default="text", help=f"output: {', '.join(OUTPUT_FORMATS)}")
     g.add_argument("--no-cache", action="store_true", help="read every file again; do not use or write the cache")
-    g.add_argument("--jobs", type=int, metavar="N", help="parallel readers (default: number of cores)")
+    g.add_argument("--jobs", type=int, metavar="N", help="parallel readers, 1 to 256 (default: number of cores)")
     g.add_argument("--deep", action="store_true", help="decode pixels to find opaque alpha and grey colour (slow)")
     return p
 
@@ -230,6 +230,17 @@ def _settings(args: argparse.Namespace, config):
     )
 
 
+#: Most readers ``--jobs`` may ask for: each is a process with its own pipe, and past the
+#: cores they only wait on each other.
+MAX_JOBS = 256
+
+
+def _jobs(args: argparse.Namespace) -> int | None:
+    if args.jobs is not None and not 1 <= args.jobs <= MAX_JOBS:
+        raise UsageError(f"--jobs {args.jobs}: allowed 1 to {MAX_JOBS}")
+    return args.jobs
+
+
 def _progress():
     """A progress line on stderr when it is a terminal; nothing otherwise."""
     if not sys.stderr.isatty():
@@ -254,9 +265,7 @@ def load_report(args: argparse.Namespace, paths: Sequence[str], *, missing_ok: b
     settings = _settings(args, config)
     if not fixes:
         settings = replace(settings, budget=replace(settings.budget, fixes=False))
-    if args.jobs is not None and args.jobs < 1:
-        raise UsageError(f"--jobs {args.jobs}: must be 1 or more")
-    scan = read_scene(root, config, explicit, jobs=args.jobs, progress=_progress(), use_cache=not args.no_cache)
+    scan = read_scene(root, config, explicit, jobs=_jobs(args), progress=_progress(), use_cache=not args.no_cache)
     if scan.cache.status == "unavailable":
         print(f"texbudget: note: running without the read cache: {scan.cache.reason}", file=sys.stderr)
     report = evaluate(scan, settings)
@@ -399,7 +408,7 @@ def cmd_tui(args: argparse.Namespace) -> int:
     from texbudget.tui.app import run
 
     # the config file edited while the app runs is read again with the same flags
-    return run(root, config, settings, explicit, jobs=args.jobs, use_cache=not args.no_cache,
+    return run(root, config, settings, explicit, jobs=_jobs(args), use_cache=not args.no_cache,
                settings_for=functools.partial(_settings, args))
 
 

@@ -541,7 +541,8 @@ class _Job:
         # fork is cheap, inherits the imports and needs no multiprocessing; it is unsafe in a
         # process with other threads (the TUI reads in a worker thread), where spawn is used.
         start = _forked if threading.active_count() == 1 and hasattr(os, "fork") else _spawned
-        with start(task, len(chunks), self.jobs - 1, split) as (next_chunk, live, stop):
+        workers = min(self.jobs, len(chunks)) - 1  # a process per chunk at most
+        with start(task, len(chunks), workers, split) as (next_chunk, live, stop):
 
             def read_here(k: int) -> None:
                 for rel in chunks[k]:
@@ -752,7 +753,10 @@ def _forked(task: tuple, total: int, workers: int, split: int = 0) -> Iterator[_
     receivers: list[_PipeReceiver] = []
     try:
         for _ in range(workers):
-            read, write = os.pipe()
+            try:
+                read, write = os.pipe()
+            except OSError:  # no file descriptor to spare: fewer workers, or none
+                break
             _widen(write)
             try:
                 pid = os.fork()
@@ -797,9 +801,17 @@ def _spawned(task: tuple, total: int, workers: int, split: int = 0) -> Iterator[
 
     try:
         for _ in range(workers):
-            receive, send = ctx.Pipe(duplex=False)
+            try:
+                receive, send = ctx.Pipe(duplex=False)
+            except OSError:  # no file descriptor to spare: fewer workers, or none
+                break
             worker = ctx.Process(target=_pool_worker, args=(task, counter, send), daemon=True)
-            worker.start()
+            try:
+                worker.start()
+            except OSError:  # no process to spare: fewer workers, or none
+                receive.close()
+                send.close()
+                break
             send.close()
             procs.append((worker, receive))
         yield counter, [receive for _, receive in procs], stop

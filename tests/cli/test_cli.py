@@ -65,6 +65,8 @@ def test_size_cube_array_and_levels(capsys):
     (["size", "BC7", "64x64", "--format", "yaml"], "texbudget: error: --format yaml: allowed values are text, json"),
     (["size", "UASTC", "64x64"], "texbudget: error: UASTC is transcoded on load"),
     (["frobnicate"], "texbudget: error: texbudget: argument COMMAND: invalid choice: 'frobnicate'"),
+    (["scan", "--jobs", "0", "."], "texbudget: error: --jobs 0: allowed 1 to 256"),
+    (["check", "--total", "--jobs", "99999", "."], "texbudget: error: --jobs 99999: allowed 1 to 256"),
 ])
 def test_usage_errors_are_one_line_exit_2(capsys, argv, message):
     code, out, err = run(capsys, *argv)

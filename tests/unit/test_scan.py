@@ -9,6 +9,7 @@ and a Godot sidecar written here.
 
 from __future__ import annotations
 
+import errno
 import gc
 import hashlib
 import importlib.util
@@ -456,6 +457,37 @@ def test_a_refused_fork_leaves_the_reading_to_this_process(tree, monkeypatch):
     assert seen[-1] == (122, 122)
     if before is not None:  # the pipes made for the workers were closed
         assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_no_more_workers_than_chunks_and_no_pipe_to_spare_is_fewer_workers(tree, monkeypatch):
+    monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
+    monkeypatch.setattr(scan_mod, "POOL_CHUNK", 16)
+    serial = read_scene(tree, CONFIG, jobs=1)
+    forked: list[int] = []
+    fork = os.fork
+
+    def counted_fork() -> int:
+        pid = fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", counted_fork)
+    assert same(serial, read_scene(tree, CONFIG, jobs=256))  # 122 files: 8 chunks of 16
+    assert len(forked) == 7  # one chunk each at most, this process included
+    # out of file descriptors after two workers' pipes: those two read with this process
+    forked.clear()
+    pipe, made = os.pipe, []
+
+    def pipes_run_out() -> tuple[int, int]:
+        if len(made) == 3:  # the tickets' two queues, then one worker's pipe
+            raise OSError(errno.EMFILE, "Too many open files")
+        made.append(1)
+        return pipe()
+
+    monkeypatch.setattr(os, "pipe", pipes_run_out)
+    assert same(serial, read_scene(tree, CONFIG, jobs=8))
+    assert len(forked) == 1
 
 
 def test_the_pool_runs_a_custom_reader(tree, monkeypatch):
