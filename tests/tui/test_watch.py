@@ -3,6 +3,7 @@ stays. Real PNG files in tmp_path and the real batched scanner."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -112,6 +113,13 @@ def recorded(app) -> list[tuple[str, str]]:
     return notes
 
 
+def write_config(path: Path, text: str) -> None:
+    """As an editor saves: whole, at once (the watch never sees half a file)."""
+    part = path.with_name(path.name + ".part")
+    part.write_text(text, encoding="utf-8")
+    os.replace(part, path)
+
+
 def plan_of(app, path: str):
     return next(t.plan for t in app.report.textures if t.facts.path == path)
 
@@ -136,8 +144,7 @@ async def test_an_edit_to_the_config_file_applies_with_the_flags_kept(tmp_path):
         notes = recorded(app)
         assert cards_of(app) == ["8GB"] and plan_of(app, "tex/a.png").width == 256
 
-        path.write_text('# our budget\n[budget]\ncards = ["8GB", "12GB"]\n\n[[rule]]\nmatch = "tex/*"\nmax_size = 128\n',
-                        encoding="utf-8")
+        write_config(path, '# our budget\n[budget]\ncards = ["8GB", "12GB"]\n\n[[rule]]\nmatch = "tex/*"\nmax_size = 128\n')
         await wait_for(app, pilot, lambda: plan_of(app, "tex/a.png").width == 128)
         assert cards_of(app) == ["8GB", "12GB"]
         assert [s.resolution for s in app.report.scenarios] == ["1920x1080"]  # the flags still apply
@@ -147,7 +154,7 @@ async def test_an_edit_to_the_config_file_applies_with_the_flags_kept(tmp_path):
         assert notes == [("texbudget.toml read again", "information")]
 
         # a file that does not load changes nothing, and says why in one line
-        path.write_text('[budget]\ncardz = ["8GB"]\n', encoding="utf-8")
+        write_config(path, '[budget]\ncardz = ["8GB"]\n')
         await wait_for(app, pilot, lambda: len(notes) == 2)
         assert notes[1] == (f"{path}: [budget] unknown key 'cardz'; did you mean 'cards'?; the settings before it are kept", "error")
         # shown as written: "[budget]" is no markup tag
@@ -156,7 +163,7 @@ async def test_an_edit_to_the_config_file_applies_with_the_flags_kept(tmp_path):
         assert cards_of(app) == ["8GB", "12GB"] and plan_of(app, "tex/a.png").width == 128
 
         # a [scan] key: scanned again with it
-        path.write_text('[budget]\ncards = ["8GB"]\n[scan]\nexclude = ["other/**"]\n', encoding="utf-8")
+        write_config(path, '[budget]\ncards = ["8GB"]\n[scan]\nexclude = ["other/**"]\n')
         await wait_for(app, pilot, lambda: "other/b.png" not in dims(app) and not app.scanning)
         assert app.scans == 2 and dims(app) == {"tex/a.png": (256, 256)}
         assert notes[2] == ("texbudget.toml read again: scanning again", "information")
