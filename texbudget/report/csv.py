@@ -14,6 +14,12 @@ Empty cells mean "does not apply" (a mesh has no pixel format, a texture no tria
 - ``buffer_bytes``: a mesh's vertex + index + morph bytes as the budget counts them;
   ``blas_bytes``: its resident BLAS for the first RT profile of the scan (an estimate),
   empty when RT is off.
+
+A text cell that begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return (a file
+named ``=HYPERLINK(…).png`` in a repository) is written after an apostrophe, as OWASP's
+rule for CSV injection says: a spreadsheet then shows it as text instead of running it as
+a formula. A script reading ``path`` drops one leading apostrophe from such a cell; no
+other cell changes.
 """
 
 from __future__ import annotations
@@ -41,13 +47,22 @@ def _share(n: int, total: int) -> str:
     return f"{100 * n / total:.2f}" if total else "0.00"
 
 
+#: What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection").
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _text(value: str) -> str:
+    """A text cell as a spreadsheet will show it, never run it."""
+    return "'" + value if value.startswith(_FORMULA_START) else value
+
+
 def texture_row(row: TextureRow, total: int) -> dict[str, object]:
     f, p, c = row.facts, row.plan, row.cost
     return {
-        "kind": "texture", "path": f.path, "width": f.width, "height": f.height, "depth": f.depth,
+        "kind": "texture", "path": _text(f.path), "width": f.width, "height": f.height, "depth": f.depth,
         "layers": f.layers, "faces": f.faces, "levels": len(c.mips),
         "stored_format": f.stored_format or f.transcodable or "", "gpu_format": p.gpu_format,
-        "role": p.role, "decided_by": p.decided_by, "gpu_bytes": c.gpu_bytes,
+        "role": p.role, "decided_by": _text(p.decided_by), "gpu_bytes": c.gpu_bytes,
         "allocated_bytes": c.allocated_bytes, "disk_bytes": f.disk_bytes,
         "share_pct": _share(c.allocated_bytes, total),
     }
@@ -56,8 +71,8 @@ def texture_row(row: TextureRow, total: int) -> dict[str, object]:
 def mesh_row(row: MeshRow, total: int) -> dict[str, object]:
     m, c = row.facts, row.cost
     return {
-        "kind": "mesh", "path": m.path, "share_pct": _share(c.buffer_bytes, total),
-        "decided_by": c.basis, "triangles": m.triangles, "instances": c.instances,
+        "kind": "mesh", "path": _text(m.path), "share_pct": _share(c.buffer_bytes, total),
+        "decided_by": _text(c.basis), "triangles": m.triangles, "instances": c.instances,
         "buffer_bytes": c.buffer_bytes, "blas_bytes": "" if row.blas is None else row.blas.resident_bytes,
     }
 
