@@ -394,7 +394,9 @@ def _render_check(report, problems, output: str) -> str:
         lines.append("No problems.")
     else:
         lines += ["| file | problem | code |", "|---|---|---|"]
-        lines += [f"| `{p.path}` | {p.message} | {p.code} |" for p in problems]
+        from texbudget.report.md import cell, code
+
+        lines += [f"| {code(p.path)} | {cell(p.message)} | {p.code} |" for p in problems]
         lines += ["", f"{len(problems)} problem{'s' if len(problems) != 1 else ''}."]
     return "\n".join(lines)
 

@@ -249,3 +249,11 @@ def test_load(tmp_path: Path) -> None:
     listed.write_text("[]", encoding="utf-8")
     with pytest.raises(UsageError, match=r"list\.json: not a texbudget JSON report"):
         load(listed)
+
+
+def test_a_hostile_path_stays_in_its_code_span() -> None:
+    base, head = reports()
+    evil = "textures/x`![i](https://e.example/t.png)`<img src=y>|.png"
+    head["textures"].append(texture(evil, 1024, "BC7_SRGB", BC7_1K))
+    row = next(line for line in render_markdown(diff(base, head)).splitlines() if "e.example" in line)
+    assert row == "| ``textures/x`![i](https://e.example/t.png)`<img src=y>\\|.png`` (new) | – | 1.38 MiB | +1.38 MiB | 1024x1024 BC7_SRGB |"

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from texbudget.errors import UsageError
+from texbudget.report.md import cell, code
 from texbudget.units import human_bytes
 
 SCHEMA = 1
@@ -321,10 +322,6 @@ def summary(d: Diff) -> str:
     return "; ".join(parts)
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
 def _asset_rows(changes: Sequence[AssetChange]) -> list[str]:
     out = ["| asset | before | after | change | what |", "|---|--:|--:|--:|---|"]
     for c in changes:
@@ -333,15 +330,15 @@ def _asset_rows(changes: Sequence[AssetChange]) -> list[str]:
         else:
             what = c.head_what or c.base_what
         tag = f" ({c.status})" if c.status in ("new", "removed") else ""
-        out.append(f"| `{_cell(c.path)}`{tag} | {_size(c.base_bytes)} | {_size(c.head_bytes)} | "
-                   f"{change(c.base_bytes, c.head_bytes)} | {_cell(what)} |")
+        out.append(f"| {code(c.path)}{tag} | {_size(c.base_bytes)} | {_size(c.head_bytes)} | "
+                   f"{change(c.base_bytes, c.head_bytes)} | {cell(what)} |")
     return out
 
 
 def render_markdown(d: Diff, *, top: int = 25) -> str:
     """The pull-request comment: summary line, scenarios, grown/new assets (at most ``top``),
     shrunk/removed assets collapsed, findings whose counts changed."""
-    out = [f"**texbudget:** {summary(d)}", "", "### Scenarios", ""]
+    out = [f"**texbudget:** {cell(summary(d))}", "", "### Scenarios", ""]
     if d.scenarios:
         out += ["| scenario | before | after | change | verdicts |", "|---|--:|--:|--:|---|"]
         for s in d.scenarios:
@@ -353,8 +350,8 @@ def render_markdown(d: Diff, *, top: int = 25) -> str:
                 verdicts = "scenario removed"
             else:
                 verdicts = "unchanged"
-            out.append(f"| {_cell(s.label)} | {_size(s.base_bytes)} | {_size(s.head_bytes)} | "
-                       f"{change(s.base_bytes, s.head_bytes)} | {_cell(verdicts)} |")
+            out.append(f"| {cell(s.label)} | {_size(s.base_bytes)} | {_size(s.head_bytes)} | "
+                       f"{change(s.base_bytes, s.head_bytes)} | {cell(verdicts)} |")
     else:
         out.append("_No scenarios in either report._")
     out += ["", "### Assets that grew or appeared", ""]
@@ -376,5 +373,5 @@ def render_markdown(d: Diff, *, top: int = 25) -> str:
                 *_asset_rows(d.changed), "", "</details>"]
     if d.findings:
         out += ["", "### Findings", "", "| code | before | after |", "|---|--:|--:|"]
-        out += [f"| {code} | {b} | {h} |" for code, b, h in d.findings]
+        out += [f"| {cell(name)} | {b} | {h} |" for name, b, h in d.findings]
     return "\n".join(out) + "\n"

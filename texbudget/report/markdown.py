@@ -3,7 +3,10 @@ tables): the verdict matrix, category totals per scenario, the top assets by cos
 format and why, the fixes for ``over`` and ``tight`` cells, and the findings by code.
 
 The symbols carry the verdict (✓ fits, ! tight, ✗ over), as in the text report. Paths are in
-code spans; ``|`` in free text is escaped so a cell never breaks a table.
+code spans whose fence is longer than any run of backticks in them; free text shows ``|``,
+``[``, ``]``, ``<`` and ``>`` as themselves, so a cell never breaks a table and a file's name
+or a glTF's strings (which reach the findings' messages) never become a link, an image or
+HTML in a wiki or a pull request.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from operator import attrgetter
 from texbudget import findings as findings_mod
 from texbudget.model import ScenarioResult
 from texbudget.pipeline import Report
+from texbudget.report.md import cell, code
 from texbudget.report.text import (
     CATEGORIES,
     CATEGORY_LABEL,
@@ -26,18 +30,6 @@ from texbudget.report.text import (
 from texbudget.units import human_bytes
 
 TOP = 15
-
-
-def cell(text: object) -> str:
-    """Text safe inside a table cell: pipes escaped, line breaks flattened."""
-    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
-
-
-def code(text: str) -> str:
-    """A code span that survives backticks in the text."""
-    fence = "``" if "`" in text else "`"
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{cell(text)}{pad}{fence}"
 
 
 def table(head: Sequence[str], rows: Sequence[Sequence[object]], align: str) -> list[str]:
