@@ -340,8 +340,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         problems += total_limits(report, limits)
     problems += _growth_problems(args, report, limits)
     if output == "text":
+        from texbudget.report.text import printable
+
         for p in problems:
-            _write(f"{p.path}: {p.message} [{p.code}]")
+            _write(printable(f"{p.path}: {p.message} [{p.code}]"))
         if problems:
             files = len({file_of(p.path) for p in problems if p.path != "."})
             scene = sum(1 for p in problems if p.path == ".")

@@ -254,3 +254,34 @@ def test_non_utf8_names_give_valid_utf8_json(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     report = load(done.stdout.decode("utf-8"))
     assert sorted(t["path"] for t in report["textures"]) == ["bad\udcff.png", "dir\udcfe/ok.dds"]
+
+
+def test_names_that_would_drive_a_terminal_are_shown_escaped(tmp_path: Path) -> None:
+    """A name with an escape sequence (clear the screen, set the title), a line break or a
+    bidirectional override reaches the text report, check's lines and explain escaped, one
+    line per problem; JSON keeps the name exact."""
+    evil = "evil\x1b]0;pwned\x07\x1b[2J\nsecond\u202egnp.png"
+    _write(tmp_path, evil, PNG)
+    (tmp_path / "texbudget.toml").write_text("[limits]\nmax_size = 1\n", encoding="utf-8")
+    shown = "evil\\x1b]0;pwned\\x07\\x1b[2J\\x0asecond\\u202egnp.png"
+    repo = Path(__file__).resolve().parents[2]
+
+    def run(*argv: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "texbudget", *argv], cwd=repo, capture_output=True, text=True, timeout=120)
+
+    check = run("check", str(tmp_path), "--no-cache")
+    assert check.returncode == 1 and check.stdout.splitlines()[0].startswith(f"{shown}: ")
+    assert len(check.stdout.splitlines()) == 2 and "\x1b" not in check.stdout and "\u202e" not in check.stdout
+    scan = run("scan", str(tmp_path), "--no-cache")
+    assert scan.returncode == 0 and shown in scan.stdout and "\x1b" not in scan.stdout
+    explain = run("explain", str(tmp_path / evil), "--no-cache")
+    assert explain.returncode == 0 and shown in explain.stdout and "\x1b" not in explain.stdout
+    report = load(run("scan", str(tmp_path), "--no-cache", "--format", "json").stdout)
+    assert [t["path"] for t in report["textures"]] == [evil]
+
+
+def test_printable_escapes_what_a_terminal_acts_on() -> None:
+    from texbudget.report.text import printable
+
+    assert printable("tab\tstays, ümlaut ✓ stays") == "tab\tstays, ümlaut ✓ stays"
+    assert printable("\x00\x1b\x7f\x85\u2066\u202a") == "\\x00\\x1b\\x7f\\x85\\u2066\\u202a"

@@ -27,6 +27,7 @@ from texbudget.alternatives import Alternative, alternatives
 from texbudget.errors import UsageError
 from texbudget.model import Finding, MipLevel, TextureFacts, file_of, is_part
 from texbudget.pipeline import MeshRow, Report, TextureRow
+from texbudget.report.text import printable
 from texbudget.sizing import bvh
 from texbudget.sizing.meshes import DEFAULT_LAYOUT, VertexLayout, price_mesh
 from texbudget.sizing.textures import mip_chain
@@ -260,7 +261,7 @@ def explain_texture(row: TextureRow, report: Report, engine: policy.EngineImport
     out += ["", f"Alternatives on {platform} (formats × max sizes; allocated bytes, saves vs the current plan):",
             *_alternative_lines(alts)]
     out += _findings_lines(_findings_for(report, f.path))
-    return "\n".join(out)
+    return "\n".join(map(printable, out))  # a file's text shown, never acted on
 
 
 # --- meshes ---------------------------------------------------------------------------------------
@@ -337,7 +338,7 @@ def explain_mesh(row: MeshRow, report: Report) -> str:
         out.append(f"  {b.profile:<14} {b.prebuild_bytes:>12,} {b.compacted_bytes:>12,} {b.scratch_bytes:>12,} "
                    f"{b.resident_bytes:>12,}  {b.source.split(':', 1)[0]}{mark}")
     out += _findings_lines(_findings_for(report, m.path))
-    return "\n".join(out)
+    return "\n".join(map(printable, out))  # a file's text shown, never acted on
 
 
 # --- JSON -----------------------------------------------------------------------------------------

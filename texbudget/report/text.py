@@ -30,6 +30,21 @@ CATEGORY_LABEL = {
 }
 
 
+#: Characters a terminal acts on or that reorder what it shows: C0 controls but the tab
+#: (ESC starts a sequence that can clear the screen, set the title or write the clipboard;
+#: a line break would split a one-line problem), DEL, C1 controls, and the bidirectional
+#: overrides and isolates ("Trojan Source").
+_UNPRINTABLE = {c: f"\\x{c:02x}" for c in (*range(0x09), *range(0x0A, 0x20), 0x7F, *range(0x80, 0xA0))}
+_UNPRINTABLE.update({c: f"\\u{c:04x}" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))})
+
+
+def printable(text: str) -> str:
+    """Text for a terminal or a log, shown as written: each character in ``_UNPRINTABLE``
+    becomes its escape (``\\x1b``), as git quotes such a file name. A file's name or a
+    glTF's strings reach the text report and ``check``'s lines."""
+    return text.translate(_UNPRINTABLE)
+
+
 def gib(n: int) -> str:
     return f"{n / GIB:.1f}"
 
@@ -152,13 +167,16 @@ def findings_summary(report: Report) -> list[str]:
 
 
 def render(report: Report, colour: bool = False, top: int = 10) -> str:
+    """The report as text; every line is ``printable`` but the verdict matrix's, whose colour
+    codes are its own (it holds card names and scenario labels, no file's text)."""
     s = report.settings
-    out = [
+    head = [
         f"texbudget: {len(report.textures)} textures, {len(report.meshes)} meshes, "
         f"{len(report.findings)} findings — platform {s.policy.platform}, config {s.config_label}",
         "",
         "Verdict (✓ fits, ! tight, ✗ over):",
-        *verdict_matrix(report.scenarios, colour),
+    ]
+    rest = [
         "",
         "By category:",
         *category_table(report.scenarios),
@@ -168,6 +186,6 @@ def render(report: Report, colour: bool = False, top: int = 10) -> str:
     ]
     fixes = fixes_section(report.scenarios)
     if fixes:
-        out += ["", "What would make it fit:", *fixes]
-    out += ["", "Findings:", *findings_summary(report)]
-    return "\n".join(out)
+        rest += ["", "What would make it fit:", *fixes]
+    rest += ["", "Findings:", *findings_summary(report)]
+    return "\n".join([*map(printable, head), *verdict_matrix(report.scenarios, colour), *map(printable, rest)])
