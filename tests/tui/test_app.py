@@ -15,6 +15,7 @@ from texbudget.tui.screens.main import MainScreen
 from texbudget.tui.screens.picker import PickerScreen
 from texbudget.tui.widgets.assets import SORTS, AssetTable, FolderTable
 from texbudget.tui.widgets.breakdown import Breakdown
+from texbudget.tui.widgets.cells import Cell
 from texbudget.tui.widgets.findings import FindingTable
 from texbudget.tui.widgets.matrix import VerdictMatrix
 from texbudget.units import human_bytes
@@ -579,3 +580,54 @@ async def test_full_size_lifts_a_configured_cap_and_survives_reopening(tmp_path)
         screen.query_one("#wf-size").value = "none"
         await settle(app, pilot)
         assert "textures/props/crate_normal.png" not in app.what_ifs
+
+
+async def test_hostile_names_are_shown_as_written(settings, config):
+    """A file name with an escape sequence and markup, a glTF mesh and finding with markup:
+    shown escaped and literal everywhere (tables, the asset screen, the finding's hint);
+    Rich never reads them as markup (a stray "[/x]" would raise) and the terminal never acts
+    on them."""
+    from dataclasses import replace
+
+    from rich.console import Console
+
+    from texbudget import findings as findings_mod
+    from texbudget.scan import Scan
+
+    from .conftest import SCAN
+
+    evil = "textures/[/x]evil\x1b[2J\x1b]0;t\x07.png"
+    shown = "textures/[/x]evil\\x1b[2J\\x1b]0;t\\x07.png"
+    tex = replace(SCAN.textures[1], path=evil)
+    mesh = replace(SCAN.meshes[0], name="[/x][bold]crate\x1b[2J")
+    finding = findings_mod.make(evil, "TB043", "cut [/x] short\x1b[2J")
+    scan = Scan(root=ROOT, textures=(*SCAN.textures, tex), meshes=(mesh, *SCAN.meshes[1:]), scenes=SCAN.scenes,
+                findings=(*SCAN.findings, finding), files=(*SCAN.files, evil))
+    app = app_for(settings, config, scanner=FakeScanner(scan))
+
+    def text_of(renderable) -> str:
+        console = Console(width=200, record=True, color_system=None)
+        console.print(renderable)
+        return console.export_text()
+
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        if app.screen.view != "table":
+            await pilot.press("v")
+        table = app.screen.query_one(AssetTable)
+        names = [c.plain for c in table.get_row(evil) if isinstance(c, Cell) and "evil" in c.plain]
+        assert names and all("\x1b" not in n and "\\x1b[2J" in n for n in names)
+        screen = await open_asset(pilot, app, evil)
+        title = text_of(screen.query_one("#asset-title").render())
+        assert shown in title and "\x1b" not in title
+        await pilot.press("escape")
+        await settle(app, pilot)
+        screen = await open_asset(pilot, app, mesh.path)
+        facts = text_of(screen.query_one("#asset-facts").content)
+        assert "[/x][bold]crate\\x1b[2J" in facts and "\x1b" not in facts
+        await pilot.press("escape")
+        await settle(app, pilot)
+        findings = app.screen.query_one(FindingTable)
+        messages = [c.plain for key in findings.rows for c in findings.get_row(key) if isinstance(c, Cell)]
+        assert "cut [/x] short\\x1b[2J" in messages and shown in messages
+        assert not any("\x1b" in m for m in messages)

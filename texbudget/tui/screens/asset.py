@@ -6,7 +6,7 @@ the what-if (format, size cap, mips) whose effect the matrix on this screen show
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rich.table import Table
 from rich.text import Text
@@ -19,6 +19,7 @@ from textual.widgets import Checkbox, DataTable, Footer, Label, Select, Static
 
 from texbudget import alternatives as alt_mod
 from texbudget.pipeline import MeshRow, Report, TextureRow
+from texbudget.report.text import printable
 from texbudget.tui.widgets.cells import Cell, bytes_cell, right
 from texbudget.tui.widgets.keyed import KeyedTable
 from texbudget.tui.widgets.matrix import VerdictMatrix
@@ -44,11 +45,26 @@ def find_row(report: Report | None, key: str) -> TextureRow | MeshRow | None:
     return None
 
 
-def texture_facts_table(row: TextureRow) -> Table:
-    f, p, c = row.facts, row.plan, row.cost
-    t = Table(box=None, show_header=False, padding=(0, 1, 0, 0))
+class _Rows(Table):
+    """A Rich table whose string cells are plain text: a glTF's names, a file's text and a
+    rule's note reach them, and Rich would read "[...]" in a string as markup (a stray "[/x]"
+    raises) and the terminal would act on an escape sequence."""
+
+    def add_row(self, *renderables: Any, **kwargs: Any) -> None:
+        super().add_row(*(Text(printable(r)) if isinstance(r, str) else r for r in renderables), **kwargs)
+
+
+def _facts_table() -> Table:
+    """Two columns, label and value; a value is shown as plain text (``_Rows.add_row``)."""
+    t = _Rows(box=None, show_header=False, padding=(0, 1, 0, 0))
     t.add_column(style="dim", no_wrap=True)
     t.add_column()
+    return t
+
+
+def texture_facts_table(row: TextureRow) -> Table:
+    f, p, c = row.facts, row.plan, row.cost
+    t = _facts_table()
     dims = f"{f.width}x{f.height}" + (f"x{f.depth}" if f.depth > 1 else "")
     shape = []
     if f.faces == 6:
@@ -72,9 +88,7 @@ def texture_facts_table(row: TextureRow) -> Table:
 
 def mesh_facts_table(row: MeshRow) -> Table:
     f, c = row.facts, row.cost
-    t = Table(box=None, show_header=False, padding=(0, 1, 0, 0))
-    t.add_column(style="dim", no_wrap=True)
-    t.add_column()
+    t = _facts_table()
     t.add_row("mesh", f"{f.name or '(unnamed)'}, {len(f.primitives)} primitive{'s' if len(f.primitives) != 1 else ''}, source {f.source}")
     t.add_row("geometry", f"{f.vertices:,} vertices, {f.triangles:,} triangles, {f.indices:,} indices"
               + (", skinned" if f.skinned else "") + (f", {f.morph_targets} morph targets" if f.morph_targets else ""))
@@ -119,7 +133,7 @@ class AssetScreen(Screen):
         self._options_for: str | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(self.key, style="bold"), id="asset-title")
+        yield Static(Text(printable(self.key), style="bold"), id="asset-title")
         with VerticalScroll(id="asset-body"):
             with Horizontal(id="asset-top"):
                 yield Static("", id="asset-facts")

@@ -12,7 +12,7 @@ from typing import Any
 from rich.cells import cell_len
 from rich.text import Text
 
-from texbudget.report.text import SYMBOL
+from texbudget.report.text import SYMBOL, printable
 from texbudget.units import GIB, human_bytes
 
 #: Severity -> the symbol that carries it without colour.
@@ -36,9 +36,12 @@ class Cell:
 
     def __init__(self, text: str | Text, raw: Any, style: str = "", justify: str = "left") -> None:
         if isinstance(text, Text):
-            self.plain, self._text = text.plain, text
+            plain = printable(text.plain)  # a file's name: shown, never acted on by the terminal
+            if plain != text.plain:
+                text = Text(plain, style=text.style, justify=text.justify, no_wrap=text.no_wrap, end=text.end)
+            self.plain, self._text = plain, text
         else:
-            self.plain, self._text = text, None
+            self.plain, self._text = printable(text), None
         self.raw = raw
         self.style = style
         self.justify = justify

@@ -11,6 +11,7 @@ from textual.widgets import DataTable, Static
 from texbudget.findings import CODES
 from texbudget.model import Finding
 from texbudget.pipeline import Report
+from texbudget.report.text import printable
 from texbudget.tui.browse import matches_text
 from texbudget.tui.widgets.cells import SEVERITY_SYMBOL, STYLE, Cell
 from texbudget.tui.widgets.keyed import KeyedTable
@@ -89,8 +90,8 @@ class FindingsView(Vertical):
             return
         code = CODES.get(f.code)
         text = Text()
-        text.append(f"{f.code} {f.path}: ", style="bold")
-        text.append(f.message)
+        text.append(f"{f.code} {printable(f.path)}: ", style="bold")
+        text.append(printable(f.message))
         text.append("\nhint: ", style="bold")
         text.append(f.hint or (code.hint if code else ""))
         hint.update(text)
