@@ -93,6 +93,24 @@ class _Corrupt(Exception):
     """The cache file is damaged or not ours."""
 
 
+def _key(rel: str) -> str:
+    """A path as the table holds it: itself, or for a name that is not UTF-8 (it holds
+    surrogate escapes, which SQLite's UTF-8 text cannot) "/" and the hex of its bytes on
+    disk: a relative path never starts with "/", so no two paths share a key."""
+    if rel.isascii():
+        return rel
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return "/" + os.fsencode(rel).hex()
+    return rel
+
+
+def _rel(key: str) -> str:
+    """The path of a table key (``_key`` undone)."""
+    return os.fsdecode(bytes.fromhex(key[1:])) if key.startswith("/") else key
+
+
 def signature(st: os.stat_result, sidecars: Iterable[os.stat_result] = ()) -> str:
     """The cache signature of a file's stat and its sidecars' stats."""
     own = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
@@ -480,7 +498,7 @@ class Cache:
     def _deps_match(deps: str, dep_sig: Callable[[str], str]) -> bool:
         for line in deps.split("\n"):
             rel, _, sig = line.rpartition("\t")
-            if dep_sig(rel) != sig:
+            if dep_sig(_rel(rel)) != sig:
                 return False
         return True
 
@@ -493,16 +511,18 @@ class Cache:
         if len(sigs) * 4 >= total:  # most of the table: one scan beats many lookups
             self._known = None
             known: set[str] = set()
-            for row in self.conn.execute("SELECT rel, sig, deps, value FROM entries"):
-                known.add(canonical.get(row[0], row[0]))  # type: ignore[arg-type]
-                yield row
+            for key, sig, deps, value in self.conn.execute("SELECT rel, sig, deps, value FROM entries"):
+                rel = _rel(key)
+                known.add(canonical.get(rel, rel))  # type: ignore[arg-type]
+                yield rel, sig, deps, value
             self._known = known
             return
-        rels = list(sigs)
-        for i in range(0, len(rels), _BATCH):
-            chunk = rels[i : i + _BATCH]
+        keys = list(map(_key, sigs))
+        for i in range(0, len(keys), _BATCH):
+            chunk = keys[i : i + _BATCH]
             marks = ",".join("?" * len(chunk))
-            yield from self.conn.execute(f"SELECT rel, sig, deps, value FROM entries WHERE rel IN ({marks})", chunk).fetchall()
+            for key, sig, deps, value in self.conn.execute(f"SELECT rel, sig, deps, value FROM entries WHERE rel IN ({marks})", chunk).fetchall():
+                yield _rel(key), sig, deps, value
 
     def store(self, items: Iterable[tuple[str, str, Iterable[tuple[str, str]], bytes]]) -> int:
         """Write ``(rel, signature, dependencies [(rel, signature)], blob)`` rows in one
@@ -510,14 +530,14 @@ class Cache:
         longer than ``BUSY_TIMEOUT_MS``, or the cache is off)."""
         if self.conn is None:
             return 0
-        rows = [(rel, sig, "\n".join(f"{d}\t{s}" for d, s in deps), blob) for rel, sig, deps, blob in items]
+        rows = [(_key(rel), sig, "\n".join(f"{_key(d)}\t{s}" for d, s in deps), blob) for rel, sig, deps, blob in items]
         if not rows:
             return 0
         if not self._write(lambda conn: conn.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?)", rows)):
             return 0
         self.stored += len(rows)
         if self._known is not None:
-            self._known.update(r[0] for r in rows)
+            self._known.update(_rel(r[0]) for r in rows)
         return len(rows)
 
     def prune(self, keep: Iterable[str]) -> int:
@@ -529,7 +549,7 @@ class Cache:
             stale = [r for r in self._known if r not in keep_set]
         else:
             try:
-                stale = [r for (r,) in self.conn.execute("SELECT rel FROM entries") if r not in keep_set]
+                stale = [rel for (key,) in self.conn.execute("SELECT rel FROM entries") if (rel := _rel(key)) not in keep_set]
             except sqlite3.Error as exc:
                 self._failed(exc)
                 return 0
@@ -542,7 +562,7 @@ class Cache:
             return
         if self._known is not None:
             self._known.difference_update(rels)
-        self._write(lambda conn: conn.executemany("DELETE FROM entries WHERE rel = ?", [(r,) for r in rels]))
+        self._write(lambda conn: conn.executemany("DELETE FROM entries WHERE rel = ?", [(_key(r),) for r in rels]))
 
     def _write(self, work: Callable[[sqlite3.Connection], object]) -> bool:
         """Run ``work`` inside BEGIN IMMEDIATE … COMMIT. False (nothing written) when the lock

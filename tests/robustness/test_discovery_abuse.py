@@ -285,3 +285,43 @@ def test_printable_escapes_what_a_terminal_acts_on() -> None:
 
     assert printable("tab\tstays, ümlaut ✓ stays") == "tab\tstays, ümlaut ✓ stays"
     assert printable("\x00\x1b\x7f\x85\u2066\u202a") == "\\x00\\x1b\\x7f\\x85\\u2066\\u202a"
+
+
+def test_non_utf8_names_are_cached_pruned_and_located_in_sarif(tmp_path: Path) -> None:
+    """The cache holds a name that is not UTF-8 (SQLite's text cannot: storing one crashed
+    every cached scan once the file was older than the racy window), a glTF's dependency in
+    such a folder too, and SARIF locates it by its bytes."""
+    import io
+    import json
+    from contextlib import redirect_stdout
+
+    from tests.readers.gltf_factories import GltfBuilder
+    from texbudget import config as config_mod
+    from texbudget.cli import main
+    from texbudget.scan import read_scene
+
+    root = _non_utf8_tree(tmp_path)
+    b = GltfBuilder()
+    b.add_material(pbrMetallicRoughness={"baseColorTexture": {"index": b.add_texture(b.add_image_uri("ok.dds"))}})
+    b.write_gltf(Path(os.fsdecode(os.path.join(os.fsencode(root), b"dir\xfe", b"s.gltf"))))
+    for folder, _, names in os.walk(os.fsencode(root)):
+        for name in names:
+            os.utime(os.path.join(folder, name), (1_700_000_000, 1_700_000_000))  # past the racy window
+    config = config_mod.load(None)
+    first = read_scene(root, config, use_cache=True, jobs=1)
+    second = read_scene(root, config, use_cache=True, jobs=1)
+    assert (first.cache.status, first.cache.stored) == ("on", 4)
+    assert (second.cache.hits, second.cache.misses) == (4, 0)
+    assert second.textures == first.textures and second.findings == first.findings
+    assert sorted(t.path for t in second.textures) == ["bad\udcff.png", "dir\udcfe/ok.dds"]
+    # the glTF's dependency in the folder that is not UTF-8 is checked: its image changed
+    os.utime(os.path.join(os.fsencode(root), b"dir\xfe", b"ok.dds"), (1_700_000_100, 1_700_000_100))
+    assert read_scene(root, config, use_cache=True, jobs=1).cache.misses == 2  # ok.dds and s.gltf
+    os.remove(os.path.join(os.fsencode(root), b"bad\xff.png"))
+    assert read_scene(root, config, use_cache=True, jobs=1).cache.pruned == 1
+
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["scan", str(root), "--format", "sarif"]) == 0
+    uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in json.loads(out.getvalue())["runs"][0]["results"]]
+    assert "broken%FF.ktx2" in uris

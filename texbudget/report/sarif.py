@@ -38,10 +38,12 @@ LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "
 
 def _uri(path: str) -> str:
     """A relative URI reference for a POSIX path: spaces, ``%``, ``#``, ``?`` and other
-    characters a URI cannot hold are percent-encoded (RFC 3986)."""
+    characters a URI cannot hold are percent-encoded (RFC 3986), from the name's bytes on
+    disk (a name that is not UTF-8 holds surrogate escapes, which UTF-8 cannot encode)."""
+    import os
     from urllib.parse import quote
 
-    return quote(path, safe="/-._~!$&'()*+,;=:@")
+    return quote(os.fsencode(path), safe="/-._~!$&'()*+,;=:@")
 
 
 def rule(code: str, severity: Severity) -> dict[str, Any]:
