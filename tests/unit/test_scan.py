@@ -422,9 +422,8 @@ def test_the_scenes_are_read_in_this_process_first(tree, monkeypatch):
     assert scenes and here[: len(scenes)] == scenes
 
 
-def test_forked_workers_share_the_tickets_and_are_all_waited_for(tree, monkeypatch):
-    monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
-    monkeypatch.setattr(scan_mod, "POOL_CHUNK", 16)
+def _count_forks(monkeypatch) -> list[int]:
+    """The pids of the workers forked from now on (in the parent)."""
     forked: list[int] = []
     fork = os.fork
 
@@ -435,6 +434,13 @@ def test_forked_workers_share_the_tickets_and_are_all_waited_for(tree, monkeypat
         return pid
 
     monkeypatch.setattr(os, "fork", counted_fork)
+    return forked
+
+
+def test_forked_workers_share_the_tickets_and_are_all_waited_for(tree, monkeypatch):
+    monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
+    monkeypatch.setattr(scan_mod, "POOL_CHUNK", 16)
+    forked = _count_forks(monkeypatch)
     serial = read_scene(tree, CONFIG, jobs=1)
     assert same(serial, read_scene(tree, CONFIG, jobs=4))
     assert len(forked) == 3
@@ -463,16 +469,7 @@ def test_no_more_workers_than_chunks_and_no_pipe_to_spare_is_fewer_workers(tree,
     monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
     monkeypatch.setattr(scan_mod, "POOL_CHUNK", 16)
     serial = read_scene(tree, CONFIG, jobs=1)
-    forked: list[int] = []
-    fork = os.fork
-
-    def counted_fork() -> int:
-        pid = fork()
-        if pid:
-            forked.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", counted_fork)
+    forked = _count_forks(monkeypatch)
     assert same(serial, read_scene(tree, CONFIG, jobs=256))  # 122 files: 8 chunks of 16
     assert len(forked) == 7  # one chunk each at most, this process included
     # out of file descriptors after two workers' pipes: those two read with this process
