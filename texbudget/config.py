@@ -245,7 +245,7 @@ def find_config(start: Path) -> Path | None:
         pyproject = folder / "pyproject.toml"
         if pyproject.is_file():
             try:
-                data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+                data = tomllib.loads(pyproject.read_text(encoding="utf-8-sig"))
             except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
                 continue
             if "texbudget" in data.get("tool", {}):
@@ -258,7 +258,7 @@ def load(path: Path | None) -> Config:
     if path is None:
         return validate({}, None)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # Windows editors may write a byte-order mark
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such config file") from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -131,3 +131,15 @@ def test_readme_documents_every_key():
     assert documented == schema
     for array in config.ARRAYS:
         assert f"| `[[{array}]]`" in table
+
+
+def test_a_byte_order_mark_and_windows_line_ends_are_read(tmp_path):
+    """Notepad writes UTF-8 with a byte-order mark and CRLF; tomllib refuses the mark."""
+    p = tmp_path / "texbudget.toml"
+    p.write_bytes(b'\xef\xbb\xbf# ours\r\n[budget]\r\ncards = ["8GB"]\r\n')
+    assert config.load(p)["budget.cards"] == ("8GB",)
+    py = tmp_path / "sub" / "pyproject.toml"
+    py.parent.mkdir()
+    py.write_bytes(b'\xef\xbb\xbf[tool.texbudget.budget]\r\ncards = ["12GB"]\r\n')
+    assert config.find_config(py.parent) == py
+    assert config.load(py)["budget.cards"] == ("12GB",)

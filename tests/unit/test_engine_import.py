@@ -762,6 +762,22 @@ def test_read_engine_import_finds_sidecars(tmp_path: Path) -> None:
     assert binary.path == (tmp_path / "tex" / "b.png.meta").as_posix()
 
 
+def test_sidecars_with_a_byte_order_mark_are_read(tmp_path: Path) -> None:
+    png = tmp_path / "rock.png"
+    png.write_bytes(b"")
+    (tmp_path / "rock.png.import").write_bytes(b"\xef\xbb\xbf" + godot_text(compress__mode="2").encode())
+    imp = read_engine_import(png, "rock.png")
+    assert isinstance(imp, EngineImport) and (imp.engine, imp.compress_mode) == ("godot", 2)
+    (tmp_path / "rock.png.import").unlink()
+    (tmp_path / "rock.png.meta").write_bytes(b"\xef\xbb\xbf" + unity_text(comp=2).encode())
+    meta = read_engine_import(png, "rock.png")
+    assert isinstance(meta, EngineImport) and meta == read_engine_import_text(unity_text(comp=2))
+
+
+def read_engine_import_text(text: str) -> EngineImport | Finding | None:
+    return unity.parse_unity_meta(text, "rock.png.meta", "rock.png")
+
+
 def test_read_engine_import_end_to_end(tmp_path: Path) -> None:
     png = tmp_path / "rock_n.png"
     png.write_bytes(b"")

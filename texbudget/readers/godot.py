@@ -175,5 +175,5 @@ def read_godot_import(path: Path, rel: str | None = None) -> EngineImport | Find
         data = path.read_bytes()
     except OSError as exc:
         return findings.make(rel, "TB010", f"cannot read: {exc.strerror or exc}")
-    text = data.decode("utf-8", errors="replace")
+    text = data.decode("utf-8-sig", errors="replace")  # a byte-order mark an editor wrote is no text
     return parse_godot_import(text, path.name, rel)

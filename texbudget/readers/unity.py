@@ -189,4 +189,4 @@ def read_unity_meta(path: Path, rel: str | None = None) -> EngineImport | Findin
         return findings.make(rel, "TB010", f"cannot read: {exc.strerror or exc}")
     if b"\0" in data[:1024]:
         return findings.make(rel, "TB010", "not a Unity .meta: binary content (Unity writes .meta files as text)")
-    return parse_unity_meta(data.decode("utf-8", errors="replace"), path.name, rel)
+    return parse_unity_meta(data.decode("utf-8-sig", errors="replace"), path.name, rel)  # (and no BOM)
