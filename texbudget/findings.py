@@ -43,6 +43,7 @@ _TABLE: tuple[Code, ...] = (
     Code("TB014", INFO, "--deep: the colour image is really greyscale; a one-channel format would be cheaper.", "Export it as a greyscale image, or pack it into a channel of a mask."),
     Code("TB015", W, "--deep: the pixels could not be decoded (unsupported, corrupt, or above Pillow's decompression-bomb limit); the texture was not inspected.", "Nothing to do, or check the file in an image editor."),
     Code("TB016", INFO, "--deep: every pixel has the same value; a 1x1 texture (or a material constant) would do.", "Replace the texture by a constant colour in the material."),
+    Code("TB017", W, "A [[rule]] of the config file names no scanned texture, so it does nothing (a typo, a folder renamed or excluded, a Windows \\ between folders).", "Fix its match: a glob without / matches file names in any folder, one with / the path from the scan root, folders separated by /."),
     # --- check limits and budgets (TB020–TB039)
     Code("TB020", E, "[limits] max_bytes: the texture's GPU size (allocated) is over the limit.", "Compress it, cap its size with a [[rule]] max_size, or raise max_bytes."),
     Code("TB021", E, "[limits] max_size: the texture is larger than the limit on a side.", "Resize the source, or add a [[rule]] with max_size so the engine caps it."),

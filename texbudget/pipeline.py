@@ -219,6 +219,35 @@ def unused_textures(users: Mapping[str, Sequence[str]], rows: Sequence[TextureRo
     return tuple(out)
 
 
+#: The last scan's rules that matched no texture, by the config's matches: one entry, like
+#: ``_prepared`` (a TUI switch of platform or quality does not look again).
+_unmatched: tuple[Scan, tuple[str, ...], tuple[Finding, ...]] | None = None
+
+
+def unmatched_rules(scan: Scan, settings: Settings) -> tuple[Finding, ...]:
+    """TB017 for each ``[[rule]]`` of the config file whose match names no scanned texture
+    (its platforms aside): a typo or a renamed folder that silently does nothing. Rules
+    from elsewhere (the TUI's what-ifs) are not looked at."""
+    global _unmatched
+    rules = [r for r in settings.rules if r.source == settings.config_label]
+    key = tuple(r.match for r in rules)
+    last = _unmatched
+    if last is not None and last[0] is scan and last[1] == key:
+        return last[2]
+    out: list[Finding] = []
+    if rules:
+        paths = {t.path for t in scan.textures}
+        paths |= {file_of(p) for p in paths if is_part(p)}
+        names = {p.rpartition("/")[2] for p in paths}
+        for rule in rules:
+            if not rule.matches_any(paths, names):
+                slash = "; globs separate folders with /, not \\" if "\\" in rule.match else ""
+                out.append(findings.make(settings.config_label, "TB017",
+                                         f"[[rule]] #{rule.index} match {rule.match!r} names no scanned texture; it does nothing{slash}"))
+    _unmatched = (scan, key, tuple(out))
+    return _unmatched[2]
+
+
 def evaluate(scan: Scan, settings: Settings) -> Report:
     """Pure: facts + settings → priced rows and a verdict per scenario and card."""
     with gc_paused():
@@ -257,7 +286,7 @@ def _evaluate(scan: Scan, settings: Settings) -> Report:
     mesh_rows = tuple(mesh_row(m, c, blas_by_path.get(c.path)) for m, c in zip(scan.meshes, mesh_costs, strict=True))
     return Report(
         root=scan.root, settings=settings, textures=tex_rows, meshes=mesh_rows,
-        findings=scan.findings + unused_textures(users, tex_rows), scenarios=results,
+        findings=scan.findings + unused_textures(users, tex_rows) + unmatched_rules(scan, settings), scenarios=results,
         acceleration=acceleration,
     )
 

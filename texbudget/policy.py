@@ -27,7 +27,7 @@ import difflib
 import re
 import sys
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cache, lru_cache
 from importlib import resources
@@ -223,6 +223,13 @@ class Rule:
     @property
     def where(self) -> str:
         return f"rule {self.index} in {self.source}"
+
+    def matches_any(self, paths: Collection[str], names: Collection[str]) -> bool:
+        """``matches`` for at least one of ``paths`` (every texture path and the file of
+        each part), ``names`` their last segments: one regular expression run over a set,
+        for ``pipeline.unmatched_rules``."""
+        regex = _glob_regex(self.match.removeprefix("/"))
+        return next(filter(regex.fullmatch, paths if "/" in self.match else names), None) is not None
 
     def matches(self, path: str) -> bool:
         """Glob semantics in docs/policy.md §5: a pattern without "/" matches the file name;
