@@ -285,6 +285,10 @@ def test_printable_escapes_what_a_terminal_acts_on() -> None:
 
     assert printable("tab\tstays, ümlaut ✓ stays") == "tab\tstays, ümlaut ✓ stays"
     assert printable("\x00\x1b\x7f\x85\u2066\u202a") == "\\x00\\x1b\\x7f\\x85\\u2066\\u202a"
+    # the fast path returns printable text as it is: no character it escapes is printable
+    from texbudget.report.text import _UNPRINTABLE
+
+    assert not any(chr(c).isprintable() for c in _UNPRINTABLE)
 
 
 def test_non_utf8_names_are_cached_pruned_and_located_in_sarif(tmp_path: Path) -> None:

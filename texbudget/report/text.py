@@ -41,8 +41,11 @@ _UNPRINTABLE.update({c: f"\\u{c:04x}" for c in (*range(0x202A, 0x202F), *range(0
 def printable(text: str) -> str:
     """Text for a terminal or a log, shown as written: each character in ``_UNPRINTABLE``
     becomes its escape (``\\x1b``), as git quotes such a file name. A file's name or a
-    glTF's strings reach the text report and ``check``'s lines."""
-    return text.translate(_UNPRINTABLE)
+    glTF's strings reach the text report and ``check``'s lines. Text ``isprintable`` holds
+    none of them (each is a control or format character), so it is returned as it is
+    without the character-by-character table: a TUI table builds tens of thousands of
+    cells through here (70,000 short cells: 39 ms translated, 5 ms checked)."""
+    return text if text.isprintable() else text.translate(_UNPRINTABLE)
 
 
 def gib(n: int) -> str:
