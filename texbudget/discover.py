@@ -72,6 +72,27 @@ class _Glob:
 _CLASS_SPECIAL = re.compile(r"[\\\[\]^&~|]")
 
 
+def glob_class(pattern: str, i: int, negators: str) -> tuple[str, int] | None:
+    """The glob class that opens at ``pattern[i]`` ("[") as a regular expression's class,
+    and the index after its "]"; None when no "]" closes it (the "[" is then a plain
+    character). One of ``negators`` first negates ("!" as fnmatch reads a class, "!^" as
+    gitignore does), a "]" first (after it) is a member, and every member stands for itself
+    but a range's "-": "^", "[", "&&", "~~", "||" and "\\" are syntax in re's class and
+    are escaped. Shared by ``[scan]`` globs and ``[[rule]] match`` (policy.py)."""
+    j = i + 1
+    if pattern[j : j + 1] and pattern[j] in negators:
+        j += 1
+    if pattern.startswith("]", j):
+        j += 1
+    end = pattern.find("]", j)
+    if end < 0:
+        return None
+    body = pattern[i + 1 : end]
+    negate = pattern[i + 1] in negators  # (a "]" was found, so the class has a first character)
+    body = _CLASS_SPECIAL.sub(r"\\\g<0>", body[1:] if negate else body)
+    return ("[^" if negate else "[") + body + "]", end + 1
+
+
 def _segment(seg: str) -> str:
     out: list[str] = []
     i = 0
@@ -88,19 +109,12 @@ def _segment(seg: str) -> str:
         elif c == "?":
             out.append("[^/]")
         elif c == "[":
-            # "!" or "^" first negates, a "]" first (after it) is a member; every member
-            # stands for itself but a range's "-" ("^", "[", "&&", "~~", "||" and "\\" are
-            # syntax in a regular expression's class)
-            j = i + 2 if seg[i + 1 : i + 2] in ("!", "^") else i + 1
-            end = seg.find("]", j + 1 if seg[j : j + 1] == "]" else j)
-            if end < 0:
+            found = glob_class(seg, i, "!^")
+            if found is None:
                 out.append(re.escape(c))
             else:
-                body = seg[i + 1 : end]
-                negate = body[:1] in ("!", "^")
-                body = _CLASS_SPECIAL.sub(r"\\\g<0>", body[1:] if negate else body)
-                out.append(("[^" if negate else "[") + body + "]")
-                i = end
+                out.append(found[0])
+                i = found[1] - 1
         else:
             out.append(re.escape(c))
         i += 1

@@ -36,6 +36,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from texbudget import formats
+from texbudget.discover import glob_class
 from texbudget.errors import ConfigError, UsageError
 from texbudget.model import (
     Finding,
@@ -249,10 +250,6 @@ class Rule:
         return False
 
 
-#: Characters a regular expression's class reads as syntax, escaped in a glob's class.
-_CLASS_SPECIAL = re.compile(r"[\\\[\]^&~|]")
-
-
 @cache
 def _glob_regex(pattern: str) -> re.Pattern[str]:
     out: list[str] = []
@@ -272,24 +269,13 @@ def _glob_regex(pattern: str) -> re.Pattern[str]:
             out.append("[^/]")
             i += 1
         elif c == "[":
-            # a class as fnmatch reads one: "!" first negates, a "]" first (after it) is a
-            # member, no closing "]" makes the "[" a plain character; every member stands
-            # for itself but a range's "-" ("^", "[", "&&", "~~", "||" are set syntax to re)
-            j = i + 1
-            if pattern.startswith("!", j):
-                j += 1
-            if pattern.startswith("]", j):
-                j += 1
-            end = pattern.find("]", j)
-            if end == -1:
+            found = glob_class(pattern, i, "!")  # as fnmatch reads a class
+            if found is None:
                 out.append(re.escape(c))
                 i += 1
             else:
-                body = pattern[i + 1:end]
-                negate = body.startswith("!")
-                body = _CLASS_SPECIAL.sub(r"\\\g<0>", body[1:] if negate else body)
-                out.append(("[^" if negate else "[") + body + "]")
-                i = end + 1
+                out.append(found[0])
+                i = found[1]
         else:
             out.append(re.escape(c))
             i += 1
