@@ -183,6 +183,36 @@ class MeshFacts:
     lod_group: str | None = None
 
 
+#: What a ``SceneRef`` loads (docs/levels.md): another scene or resource file whose content
+#: is loaded ``count`` times ("instance"), a mesh placed ``count`` times, a material, a texture.
+REF_KINDS: tuple[str, ...] = ("instance", "mesh", "material", "texture")
+
+
+@dataclass(frozen=True, slots=True)
+class SceneRef:
+    """One thing a scene or resource file loads: an edge of a level's graph (docs/levels.md).
+
+    ``holder`` is what holds the reference: the file's own path, or a material defined inside
+    it (``town.tscn#material/N``, as a glTF's ``file.glb#material/N``). ``target`` is a path
+    relative to the scan root (a file, or a part: ``rock.glb#mesh/2``) or an id the project
+    index resolves: ``res://…`` and ``uid://…`` (Godot), ``unity:<guid>:<fileID>`` (Unity).
+    ``count`` multiplies along "instance" and "mesh" edges (nested scene instances multiply);
+    materials and textures are loaded once whatever the count. For a "mesh" edge, ``material``
+    replaces the mesh's own material on every surface (Godot ``material_override``) and
+    ``surfaces`` surface by surface ("" keeps the mesh's own; Unity's ``m_Materials``).
+    ``slot`` names a texture's slot in its material (``albedo_texture``, ``_MainTex``);
+    ``where`` the node in the scene, for messages (``Town/Market/Barrel``)."""
+
+    holder: str
+    target: str
+    kind: str  # one of REF_KINDS
+    count: int = 1
+    slot: str = ""
+    material: str = ""
+    surfaces: tuple[str, ...] = ()
+    where: str = ""
+
+
 @dataclass(frozen=True, slots=True)
 class SceneFacts:
     """What a scene file says about how assets are used."""
@@ -193,6 +223,12 @@ class SceneFacts:
     # images that are only the fallback ``source`` of textures whose extension source
     # (KHR_texture_basisu, EXT_texture_webp, …) is the one used: never loaded with it
     fallbacks: tuple[str, ...] = ()
+    # what an engine scene or resource file loads (Godot .tscn/.tres, Unity .unity/.prefab/
+    # .mat): the edges a level follows (docs/levels.md); a glTF's own graph is in the fields above
+    refs: tuple[SceneRef, ...] = ()
+    # "scene": a file an engine loads as a level or instances (.tscn, .unity, .prefab);
+    # "resource": a file other files load (.tres material, .mat); "" for glTF and meshes
+    role: str = ""
 
 
 @dataclass(frozen=True, slots=True)
