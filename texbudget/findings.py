@@ -4,7 +4,7 @@
 code base is documented here; ``tests/unit/test_findings.py`` keeps the table and the README
 in step. Ranges: TB001–TB009 discovery and general, TB010–TB019 texture policy and deep scan,
 TB020–TB039 `check` limits and budgets, TB040–TB069 texture readers, TB070–TB099 glTF and
-mesh readers.
+mesh readers, TB100–TB119 engine scene readers, TB120–TB129 levels.
 """
 
 from __future__ import annotations
@@ -96,6 +96,11 @@ _TABLE: tuple[Code, ...] = (
     Code("TB085", E, "The mesh file could not be read (trimesh could not parse it).", "Re-export the mesh; open it in a DCC tool to see what is wrong."),
     Code("TB086", E, "The mesh file is larger than texbudget hands to trimesh (256 MiB); it was not read.", "Export the mesh as glTF/GLB, which texbudget sizes from its declarations without loading it."),
     Code("TB087", W, "The mesh file holds no triangles (a point cloud, lines or an empty scene); nothing was priced.", "Nothing to do if that is intended."),
+    # --- levels (TB120–TB129; texbudget/levels/graph.py)
+    Code("TB120", E, "A level's scene or resource names a file that does not exist (or a path outside the scan root); what it would load is not priced.", "Add the missing file, or fix the reference in the engine (re-save the scene after moving files)."),
+    Code("TB121", W, "A level's scene or resource names a file that could not be read; the file's own finding says why, and what it would load is not priced.", "Fix the named file (see its finding), or the reference to it."),
+    Code("TB122", E, "A scene instances itself, directly or through other scenes (a cycle); the instance that closes the loop is not followed.", "Break the loop in the engine: a scene cannot contain itself."),
+    Code("TB123", W, "A level names an id (Godot uid://, Unity guid) that the project index does not know; what it would load is not priced.", "Re-import the project in the engine so its .uid / .meta files are written, and commit them."),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _TABLE}

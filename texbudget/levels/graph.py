@@ -1,0 +1,302 @@
+"""What one level loads: the scan's facts walked from a scene file (docs/levels.md).
+
+Pure: the facts of the files read (a ``Graph``) and a ``Project`` that turns engine ids into
+paths go in; a ``Level`` comes out — every mesh the level places with its instance count, every
+texture it loads with the materials that use it, the files it needs, and findings for what it
+names but cannot have. Nothing here reads a file; ``wanted`` tells the caller which files a
+level needs that were not read yet, so the caller can read them and resolve again.
+
+A file's content is found once however many times it is instanced (``_content`` is memoized
+per file), so a scene that places one prop ten thousand times, or a prop that nests others, is
+walked once; the counts multiply. A scene that instances itself, directly or through others, is
+a TB122 finding on the edge that closes the loop, and that edge is not followed.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from texbudget import findings
+from texbudget.model import Finding, MeshFacts, SceneFacts, SceneRef, file_of, is_part
+
+#: Ids an engine's project index resolves; anything else is a path relative to the scan root.
+ENGINE_PREFIXES = ("res://", "uid://", "unity:")
+
+
+class Project(Protocol):
+    """What an engine's project index offers the resolver (texbudget/levels/godot.py, unity.py)."""
+
+    def resolve(self, target: str, holder_file: str) -> str | None:
+        """The path relative to the scan root (a file or a part) an id names, or None when the
+        project does not know it."""
+        ...
+
+    def material_remap(self, material: str) -> str | None:
+        """The material that replaces a model's own (Godot's material extraction of an
+        imported scene), or None."""
+        ...
+
+
+class PlainProject:
+    """No engine project: targets are paths relative to the scan root; engine ids are unknown."""
+
+    def resolve(self, target: str, holder_file: str) -> str | None:
+        if target.startswith(ENGINE_PREFIXES):
+            return None
+        return normal_path(target)
+
+    def material_remap(self, material: str) -> str | None:
+        return None
+
+
+def normal_path(path: str) -> str | None:
+    """``a/./b/../c.png`` -> ``a/c.png``; None for a path that leaves the root or is absolute."""
+    if not path or path.startswith("/") or "\\" in path or (len(path) > 1 and path[1] == ":"):
+        return None
+    joined = posixpath.normpath(path)
+    if joined == ".." or joined.startswith("../"):
+        return None
+    return joined
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """What one level loads. ``meshes``: mesh path -> instances in the level (the sum over every
+    path to it of the product of counts); ``textures``: texture path -> the (material, slot)
+    pairs that load it (a texture reached twice is one texture); ``files``: every file the level
+    needs, the level's own file first; ``wanted``: files it names that the graph has no facts
+    for and no finding about (the caller reads them and resolves again)."""
+
+    name: str
+    scene: str
+    meshes: Mapping[str, int] = field(default_factory=dict)
+    textures: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    files: tuple[str, ...] = ()
+    wanted: tuple[str, ...] = ()
+    findings: tuple[Finding, ...] = ()
+
+
+class Graph:
+    """The facts of the files read, indexed for walking. ``read`` names every file that was
+    read (with facts or only findings); a file read that gave no facts is "unreadable"."""
+
+    def __init__(self, meshes: Iterable[MeshFacts], scenes: Iterable[SceneFacts],
+                 textures: Iterable[str], read: Collection[str]) -> None:
+        self.meshes: dict[str, MeshFacts] = {}
+        self.meshes_of: dict[str, list[str]] = {}
+        for mesh in meshes:
+            self.meshes[mesh.path] = mesh
+            self.meshes_of.setdefault(file_of(mesh.path), []).append(mesh.path)
+        self.scenes: dict[str, SceneFacts] = {s.path: s for s in scenes}
+        self.refs: dict[str, list[SceneRef]] = {}  # holder -> its edges
+        self.usage: dict[str, list[tuple[str, str]]] = {}  # glTF material -> (texture, slot)
+        for scene in self.scenes.values():
+            for ref in scene.refs:
+                self.refs.setdefault(ref.holder, []).append(ref)
+            for tex, user, slot in scene.texture_usage:
+                self.usage.setdefault(user, []).append((tex, slot))
+        self.textures = frozenset(textures)
+        self.texture_files = frozenset(file_of(t) for t in self.textures)
+        self.read = frozenset(read)
+
+    def has_facts(self, file: str) -> bool:
+        return file in self.scenes or file in self.meshes_of or file in self.texture_files
+
+
+@dataclass(slots=True)
+class _Content:
+    """One instance of a file: the meshes it places (with counts) and what it loads once."""
+
+    meshes: dict[str, int] = field(default_factory=dict)
+    textures: dict[str, dict[tuple[str, str], None]] = field(default_factory=dict)
+    files: dict[str, None] = field(default_factory=dict)
+
+    def add(self, other: _Content, times: int) -> None:
+        for mesh, n in other.meshes.items():
+            self.meshes[mesh] = self.meshes.get(mesh, 0) + n * times
+        for tex, users in other.textures.items():
+            self.textures.setdefault(tex, {}).update(users)
+        self.files.update(other.files)
+
+
+class _Walk:
+    def __init__(self, graph: Graph, project: Project) -> None:
+        self.graph = graph
+        self.project = project
+        self.done: dict[str, _Content] = {}
+        self.active: list[str] = []  # the files being walked, outermost first
+        self.found: dict[tuple[str, str, str], Finding] = {}
+        self.wanted: dict[str, None] = {}
+
+    def note(self, path: str, code: str, message: str) -> None:
+        self.found.setdefault((path, code, message), findings.make(path, code, message))
+
+    # --- ids and files
+
+    def target(self, ref: SceneRef, holder_file: str) -> str | None:
+        """The path a ref names, or None (with a finding) when it names nothing there is."""
+        path = self.project.resolve(ref.target, holder_file)
+        at = f" ({ref.where})" if ref.where else ""
+        if path is None:
+            if ref.target.startswith(ENGINE_PREFIXES):
+                self.note(holder_file, "TB123", f"{ref.kind} {ref.target}{at}: the project knows no file by that id; not priced")
+            else:
+                self.note(holder_file, "TB120", f"{ref.kind} {ref.target}{at} is not a path inside the scan root; not priced")
+            return None
+        return path
+
+    def available(self, path: str, ref: SceneRef, holder_file: str) -> bool:
+        """The file behind ``path`` has facts; otherwise a finding, or a wish to read it."""
+        file = file_of(path)
+        graph = self.graph
+        if graph.has_facts(file):
+            return True
+        shown = ref.target if ref.target == path else f"{ref.target} ({path})"
+        at = f" ({ref.where})" if ref.where else ""
+        if file in graph.read:
+            self.note(holder_file, "TB121", f"loads {shown}{at}, which could not be read (its own finding says why); not priced")
+        else:
+            self.wanted[file] = None
+            self.note(holder_file, "TB120", f"loads {shown}{at}, which does not exist; not priced")
+        return False
+
+    # --- content
+
+    def content(self, file: str) -> _Content:
+        """One instance of ``file``: a scene's edges, or a glTF/FBX/mesh file's own graph."""
+        known = self.done.get(file)
+        if known is not None:
+            return known
+        self.active.append(file)
+        out = _Content(files={file: None})
+        scene = self.graph.scenes.get(file)
+        if scene is not None:
+            for mesh, n in scene.instances:  # a glTF's (or FBX's) own scene graph
+                self.place(out, mesh, n, "", (), file)
+        self.holder(out, file, file)
+        self.active.pop()
+        self.done[file] = out
+        return out
+
+    def holder(self, out: _Content, holder: str, file: str) -> None:
+        """Follow the edges ``holder`` (a file or a material inside it) holds."""
+        for ref in self.graph.refs.get(holder, ()):
+            if ref.kind == "instance":
+                self.instance(out, ref, file)
+            elif ref.kind == "mesh":
+                path = self.target(ref, file)
+                if path is not None and self.available(path, ref, file):
+                    surfaces = tuple(self.material_id(s, file) for s in ref.surfaces)
+                    material = self.material_id(ref.material, file) if ref.material else ""
+                    self.place(out, path, ref.count, material, surfaces, file)
+            elif ref.kind == "material":
+                material = self.material_id(ref.target, file)
+                if material:
+                    self.material(out, material, file)
+            elif ref.kind == "texture":
+                path = self.target(ref, file)
+                if path is not None and self.available(path, ref, file):
+                    self.texture(out, path, holder, ref.slot)
+
+    def instance(self, out: _Content, ref: SceneRef, file: str) -> None:
+        path = self.target(ref, file)
+        if path is None or not self.available(path, ref, file):
+            return
+        target = file_of(path)
+        if target in self.active:
+            loop = " -> ".join([*self.active[self.active.index(target):], target])
+            at = f" ({ref.where})" if ref.where else ""
+            self.note(file, "TB122", f"instances {ref.target}{at}, which instances this scene again ({loop}); that instance is not followed")
+            return
+        out.add(self.content(target), max(ref.count, 0))
+
+    def material_id(self, target: str, file: str) -> str:
+        """A material's path (a file, or a part: ``town.tscn#material/2``, ``a.glb#material/0``);
+        "" when it names nothing (with a finding)."""
+        if not target:
+            return ""
+        if "#material/" in target and not target.startswith(ENGINE_PREFIXES):
+            return target  # a material inside a file, named by the reader itself
+        path = self.project.resolve(target, file)
+        if path is None:
+            self.note(file, "TB123" if target.startswith(ENGINE_PREFIXES) else "TB120",
+                      f"material {target}: the project knows no file by that id; not priced")
+            return ""
+        return path
+
+    def material(self, out: _Content, material: str, file: str) -> None:
+        """Load a material: its textures (a glTF material's slots, a material file's or a
+        material part's texture edges)."""
+        material = self.project.material_remap(material) or material
+        owner = file_of(material)
+        if owner != file and owner not in out.files:
+            if not self.graph.has_facts(owner):
+                ref = SceneRef(holder=file, target=material, kind="material")
+                if not self.available(material, ref, file):
+                    return
+            out.files[owner] = None
+        for tex, slot in self.graph.usage.get(material, ()):
+            self.texture(out, tex, material, slot)
+        self.holder(out, material, owner)
+
+    def texture(self, out: _Content, path: str, user: str, slot: str) -> None:
+        out.textures.setdefault(path, {})[(user, slot)] = None
+        out.files[file_of(path)] = None
+
+    def place(self, out: _Content, path: str, count: int, material: str, surfaces: Sequence[str], file: str) -> None:
+        """``count`` instances of a mesh (a part) or of every mesh of a mesh file, with the
+        materials its surfaces load."""
+        graph = self.graph
+        meshes = [path] if is_part(path) or path in graph.meshes else graph.meshes_of.get(path, [])
+        for mesh_path in meshes:
+            mesh = graph.meshes.get(mesh_path)
+            if mesh is None:
+                self.note(file, "TB120", f"places mesh {mesh_path}, which its file does not hold; not priced")
+                continue
+            out.meshes[mesh_path] = out.meshes.get(mesh_path, 0) + max(count, 0)
+            out.files[file_of(mesh_path)] = None
+            for i, prim in enumerate(mesh.primitives):
+                chosen = material or (surfaces[i] if i < len(surfaces) else "") or self.material_id(prim.material or "", file_of(mesh_path))
+                if chosen:
+                    self.material(out, chosen, file_of(mesh_path))
+
+
+def resolve_level(scene: str, graph: Graph, project: Project | None = None, name: str = "") -> Level:
+    """What the level ``scene`` (a path relative to the scan root) loads."""
+    walk = _Walk(graph, project or PlainProject())
+    if not graph.has_facts(scene):
+        if scene in graph.read:
+            walk.note(scene, "TB121", "the level's scene file could not be read (its own finding says why); nothing priced")
+        else:
+            walk.wanted[scene] = None
+        return Level(name=name or _default_name(scene), scene=scene, wanted=tuple(walk.wanted),
+                     findings=tuple(walk.found.values()))
+    content = walk.content(scene)
+    files = dict.fromkeys([scene, *content.files])
+    return Level(
+        name=name or _default_name(scene), scene=scene, meshes=dict(content.meshes),
+        textures={tex: tuple(users) for tex, users in content.textures.items()},
+        files=tuple(files), wanted=tuple(walk.wanted), findings=tuple(walk.found.values()),
+    )
+
+
+def _default_name(scene: str) -> str:
+    """``levels/town.tscn`` -> ``town``."""
+    base = posixpath.basename(scene)
+    return base.rsplit(".", 1)[0] if "." in base.strip(".") else base
+
+
+def instanced_scenes(graph: Graph, project: Project | None = None) -> frozenset[str]:
+    """Scene files some other scene instances (so they are not levels of their own)."""
+    project = project or PlainProject()
+    out: set[str] = set()
+    for holder, refs in graph.refs.items():
+        for ref in refs:
+            if ref.kind == "instance":
+                path = project.resolve(ref.target, file_of(holder))
+                if path is not None and file_of(path) != file_of(holder):
+                    out.add(file_of(path))
+    return frozenset(out)
