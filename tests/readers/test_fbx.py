@@ -37,6 +37,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.readers import factories as fx
 from tests.readers import fbx_factories as ff
 from texbudget.model import ReadResult
 from texbudget.readers import read_bytes, read_path
@@ -309,3 +310,29 @@ def test_model_hierarchy_loop(tmp_path) -> None:
     result = read(tmp_path, ff.write_ascii(nodes, 7400))
     assert codes(result) == ["TB095", "TB084"]
     assert result.scenes[0].instances == (("scene.fbx#mesh/0", 0),)
+
+
+def test_cache_reads_an_fbx_again_when_its_texture_appears(tmp_path) -> None:
+    """The FBX's result depends on whether its texture files exist: the scan's cache keeps
+    them as its dependencies (``texture_dependencies``), so a texture added later is a miss."""
+    import os
+
+    from texbudget import config as config_mod
+    from texbudget.scan import read_scene
+
+    old = 1_600_000_000_000_000_000  # outside the cache's racy window
+    scene = ff.Scene(meshes=[ff.cube(materials=[0])], materials=["M"],
+                     textures=[ff.Texture("T", 0, "DiffuseColor", relative="tex/rock_d.png")])
+    (tmp_path / "crate.fbx").write_bytes(scene.binary())
+    os.utime(tmp_path / "crate.fbx", ns=(old, old))
+    config = config_mod.load(None)
+    first = read_scene(tmp_path, config, jobs=1, use_cache=True)
+    again = read_scene(tmp_path, config, jobs=1, use_cache=True)
+    assert [f.code for f in first.findings] == [f.code for f in again.findings] == ["TB075"]
+    assert (again.cache.hits, again.cache.misses) == (1, 0)
+    (tmp_path / "tex").mkdir()
+    (tmp_path / "tex" / "rock_d.png").write_bytes(fx.png_bytes(8, 8))
+    os.utime(tmp_path / "tex" / "rock_d.png", ns=(old, old))
+    after = read_scene(tmp_path, config, jobs=1, use_cache=True)
+    assert "TB075" not in [f.code for f in after.findings]
+    assert after.scenes[0].texture_usage == (("tex/rock_d.png", "crate.fbx#material/0", "DiffuseColor"),)

@@ -55,6 +55,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -274,6 +275,8 @@ class _Reader:
     # --- the whole file
 
     def read(self) -> ReadResult:
+        import numpy as np
+
         self._collect()
         memo: dict[Any, bool] = {}
         if self.v7:
@@ -290,7 +293,9 @@ class _Reader:
             owner = placed[0] if placed else (models[0] if models else None)
             name = owner.name if owner is not None and owner.name else geom.name or f"mesh {n}"
             try:
-                facts = self._mesh(path, name, geom, owner)
+                with warnings.catch_warnings(), np.errstate(all="ignore"):  # inf/NaN in hostile arrays
+                    warnings.simplefilter("ignore")
+                    facts = self._mesh(path, name, geom, owner)
             except FbxError as exc:
                 self.note(exc.code, f"mesh {n} ({name}): {exc.message}; not priced")
                 continue
@@ -302,6 +307,8 @@ class _Reader:
                 instances.append((path, len(placed)))
                 if not placed:
                     self.note("TB084", f"mesh {n} ({name}) is used by no Model of the scene")
+        if not geometries and not self.found:
+            self.note("TB087", "the file holds no mesh geometry; nothing was priced")
         usage = self._texture_usage()
         scene = SceneFacts(path=self.rel, instances=tuple(instances), texture_usage=usage)
         return ReadResult(meshes=tuple(meshes), scenes=(scene,), findings=tuple(self.found))
@@ -330,7 +337,8 @@ class _Reader:
         sizes = np.diff(np.concatenate(([-1], end_at)))
         polygon = np.repeat(np.arange(len(sizes)), sizes)  # polygon of each polygon-vertex
         tris = np.maximum(sizes - 2, 0)
-        material = self._materials_per_polygon(node, len(sizes))
+        owner_materials = self._model_materials(owner)
+        material = self._materials_per_polygon(node, len(sizes), len(owner_materials))
         shapes = self._shapes(geom)
         skin = self._skin(geom)
         columns: list[Any] = []
@@ -363,7 +371,6 @@ class _Reader:
         counts, exact = _weld(np.hstack(columns), surfaces)
         per_vertex = sum(COMPONENT_BYTES[t] * c for _, t, c, _ in attributes)
         morph_per_vertex = sum(12 + (12 if has_normals else 0) for has_normals in shapes)
-        owner_materials = self._model_materials(owner)
         prims: list[PrimitiveFacts] = []
         tri_per_surface = np.bincount(material, weights=tris, minlength=1) if material is not None else np.array([tris.sum()])
         for surface, vertex_count in counts:
@@ -432,7 +439,10 @@ class _Reader:
             return None
         return rows[np.maximum(base, 0)]
 
-    def _materials_per_polygon(self, node: Node, polygons: int) -> Any:
+    def _materials_per_polygon(self, node: Node, polygons: int, materials: int) -> Any:
+        """The surface of each polygon: its material's position in the Model's list, or
+        ``materials`` (one surface without a material) for an index outside it; None when
+        the geometry has no material layer."""
         import numpy as np
 
         element = node.child("LayerElementMaterial")
@@ -448,7 +458,7 @@ class _Reader:
                 self.note("TB095", f"LayerElementMaterial ({mapping}) holds {len(index)} entries for {polygons} polygons; the first material is used for all")
             index = np.full(polygons, index[0], dtype=np.int64)
         index = index[:polygons]
-        return np.where(index < 0, 0, index)
+        return np.where((index < 0) | (index >= materials), materials, index)
 
     def _shapes(self, geom: _Element) -> list[bool]:
         """One entry per morph target (blend shape, or in-between): whether it has normals."""

@@ -199,6 +199,8 @@ class TextArray:
             return np.array([int(p) for p in parts], dtype="i8")
         except ValueError as exc:
             raise FbxError("TB094", f"an ASCII array holds something that is not a number: {str(exc)[:80]}") from None
+        except OverflowError:
+            raise FbxError("TB092", "an ASCII array holds an integer beyond 64 bits") from None
 
 
 def array_of(node: Node | None) -> Any:
@@ -211,7 +213,10 @@ def array_of(node: Node | None) -> Any:
     if isinstance(first, BinaryArray | ScalarRun | TextArray):
         return first.decode()
     if all(isinstance(p, int | float) and not isinstance(p, bool) for p in node.props):
-        return np.array(node.props, dtype="f8" if any(isinstance(p, float) for p in node.props) else "i8")
+        try:
+            return np.array(node.props, dtype="f8" if any(isinstance(p, float) for p in node.props) else "i8")
+        except OverflowError:
+            raise FbxError("TB092", f"{node.name} holds an integer beyond 64 bits") from None
     raise FbxError("TB092", f"{node.name} is not an array of numbers")
 
 
@@ -245,15 +250,14 @@ class _Binary:
         top: list[Node] = []
         pos = HEADER_BYTES
         null = 25 if self.wide else 13
-        while pos + null <= self.size:
+        while True:
+            if pos + null > self.size:
+                raise FbxError("TB091", f"the top-level node list runs to byte {pos} of {self.size} without its null record (the file is cut short)")
             node, pos, is_null = self._record(pos, self.size, 0, keep=_KEEP_TOP)
             if is_null:
                 break
             if node is not None:
                 top.append(node)
-        else:
-            if pos != self.size or not top:
-                raise FbxError("TB091", f"the top-level node list runs to byte {pos} of {self.size} without its null record")
         return Document(self.version, False, tuple(top))
 
     def _record(self, pos: int, limit: int, depth: int, keep: frozenset[str] | None) -> tuple[Node | None, int, bool]:
