@@ -336,3 +336,9 @@ def test_cache_reads_an_fbx_again_when_its_texture_appears(tmp_path) -> None:
     after = read_scene(tmp_path, config, jobs=1, use_cache=True)
     assert "TB075" not in [f.code for f in after.findings]
     assert after.scenes[0].texture_usage == (("tex/rock_d.png", "crate.fbx#material/0", "DiffuseColor"),)
+
+
+def test_lod_names_group_the_models(tmp_path) -> None:
+    scene = ff.Scene(meshes=[ff.cube("g0", models=("Rock_LOD0",)), ff.cube("g1", models=("Rock_LOD1",))])
+    meshes = read(tmp_path, scene.binary()).meshes
+    assert [(m.name, m.lod, m.lod_group) for m in meshes] == [("Rock_LOD0", 0, "scene.fbx#lod/Rock"), ("Rock_LOD1", 1, "scene.fbx#lod/Rock")]

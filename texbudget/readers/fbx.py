@@ -206,6 +206,7 @@ class _Reader:
         objects = next((n for n in self.doc.nodes if n.name == "Objects"), None)
         for node in objects.children if objects is not None else ():
             props = node.props
+            key: Any
             if self.v7:
                 if len(props) < 2 or not isinstance(props[0], int):
                     continue
@@ -338,7 +339,10 @@ class _Reader:
         polygon = np.repeat(np.arange(len(sizes)), sizes)  # polygon of each polygon-vertex
         tris = np.maximum(sizes - 2, 0)
         owner_materials = self._model_materials(owner)
-        material = self._materials_per_polygon(node, len(sizes), len(owner_materials))
+        # surfaces numbered densely in order of their material index (an index with no
+        # material still makes its own surface, as assimp and ufbx split them)
+        raw = self._materials_per_polygon(node, len(sizes))
+        labels, surface_of = np.unique(raw, return_inverse=True) if raw is not None else (np.zeros(1, dtype=np.int64), np.zeros(len(sizes), dtype=np.int64))
         shapes = self._shapes(geom)
         skin = self._skin(geom)
         columns: list[Any] = []
@@ -367,17 +371,17 @@ class _Reader:
         if skin is not None:
             attributes.append(("JOINTS_0", "UNSIGNED_BYTE" if skin <= 256 else "UNSIGNED_SHORT", 4, False))
             attributes.append(("WEIGHTS_0", "FLOAT", 4, False))
-        surfaces = material[polygon] if material is not None else np.zeros(n_pv, dtype=np.int64)
-        counts, exact = _weld(np.hstack(columns), surfaces)
+        counts, exact = _weld(np.hstack(columns), surface_of[polygon])
         per_vertex = sum(COMPONENT_BYTES[t] * c for _, t, c, _ in attributes)
         morph_per_vertex = sum(12 + (12 if has_normals else 0) for has_normals in shapes)
         prims: list[PrimitiveFacts] = []
-        tri_per_surface = np.bincount(material, weights=tris, minlength=1) if material is not None else np.array([tris.sum()])
+        tri_per_surface = np.bincount(surface_of, weights=tris, minlength=len(labels))
         for surface, vertex_count in counts:
-            triangles = int(tri_per_surface[surface]) if surface < len(tri_per_surface) else 0
+            triangles = int(tri_per_surface[surface])
             if triangles == 0:
                 continue
-            mat = owner_materials[surface] if 0 <= surface < len(owner_materials) else None
+            index = int(labels[surface])
+            mat = owner_materials[index] if 0 <= index < len(owner_materials) else None
             attrs = tuple(AttributeFacts(name=a, component_type=t, components=c, count=vertex_count,
                                          bytes=vertex_count * COMPONENT_BYTES[t] * c, normalized=norm)
                           for a, t, c, norm in attributes)
@@ -397,7 +401,7 @@ class _Reader:
             vertex_bytes=vertices * per_vertex, index_bytes=sum(p.index_count * p.index_bytes_per for p in prims),
             morph_bytes=sum(p.morph_bytes for p in prims), skinned=skin is not None, morph_targets=len(shapes),
             source="fbx" if exact else "fbx, vertices: upper bound",
-            lod=None if lod is None else lod[1], lod_group=None if lod is None else f"{file_of(path)}#{lod[0]}",
+            lod=None if lod is None else lod[1], lod_group=None if lod is None else f"{self.rel}#lod/{lod[0]}",
         )
 
     def _layer_values(self, element: Node, values_name: str, index_name: str, components: int,
@@ -439,10 +443,9 @@ class _Reader:
             return None
         return rows[np.maximum(base, 0)]
 
-    def _materials_per_polygon(self, node: Node, polygons: int, materials: int) -> Any:
-        """The surface of each polygon: its material's position in the Model's list, or
-        ``materials`` (one surface without a material) for an index outside it; None when
-        the geometry has no material layer."""
+    def _materials_per_polygon(self, node: Node, polygons: int) -> Any:
+        """The material index of each polygon (a position in the Model's material list; a
+        negative one is 0), or None when the geometry has no material layer."""
         import numpy as np
 
         element = node.child("LayerElementMaterial")
@@ -458,7 +461,7 @@ class _Reader:
                 self.note("TB095", f"LayerElementMaterial ({mapping}) holds {len(index)} entries for {polygons} polygons; the first material is used for all")
             index = np.full(polygons, index[0], dtype=np.int64)
         index = index[:polygons]
-        return np.where((index < 0) | (index >= materials), materials, index)
+        return np.where(index < 0, 0, index)
 
     def _shapes(self, geom: _Element) -> list[bool]:
         """One entry per morph target (blend shape, or in-between): whether it has normals."""
