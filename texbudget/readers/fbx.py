@@ -126,6 +126,13 @@ class _contents:
             return src.data
         self.file = src.open()
         try:
+            return self._bytes()
+        except BaseException:
+            self.__exit__()
+            raise
+
+    def _bytes(self) -> Any:
+        try:
             import mmap
 
             self.map = mmap.mmap(self.file.fileno(), 0, access=mmap.ACCESS_READ)
@@ -625,7 +632,7 @@ def texture_dependencies(root: Path, rel: str) -> list[str] | None:
         src = Source(rel=rel, root=root)
         with _contents(src, src.size()) as data:
             doc = parse(data)
-    except (OSError, FbxError):
+    except (OSError, ValueError, FbxError):
         return None
     reader = _Reader(src, doc)
     reader._collect()
