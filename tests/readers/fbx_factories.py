@@ -35,33 +35,34 @@ _ARRAY = {"f": "f", "d": "d", "l": "q", "i": "i", "b": "?", "c": "B"}
 
 
 class _BinaryWriter:
-    def __init__(self, version: int, compress: bool) -> None:
+    def __init__(self, version: int, compress: bool, big_endian: bool = False) -> None:
         self.version = version
         self.wide = version >= 7500
         self.compress = compress
-        self.out = bytearray(MAGIC + b"\x1a\x00" + struct.pack("<I", version))
-        self.fields: list[tuple[str, int, str]] = [("version", 23, "<I")]
+        self.o = ">" if big_endian else "<"
+        self.out = bytearray(MAGIC + b"\x1a" + bytes([big_endian]) + struct.pack(self.o + "I", version))
+        self.fields: list[tuple[str, int, str]] = [("version", 23, self.o + "I")]
 
     def prop(self, code: str, value: Any, where: str) -> bytes:
         if code == "bytes":  # a property written as given (hostile tests)
             return value
         if code in _SCALAR:
-            return code.encode() + struct.pack("<" + _SCALAR[code], value)
+            return code.encode() + struct.pack(self.o + _SCALAR[code], value)
         if code in ("S", "R"):
             raw = value if isinstance(value, bytes) else value.encode()
-            return code.encode() + struct.pack("<I", len(raw)) + raw
+            return code.encode() + struct.pack(self.o + "I", len(raw)) + raw
         fmt = _ARRAY[code]
-        raw = struct.pack(f"<{len(value)}{fmt}", *value)
+        raw = struct.pack(f"{self.o}{len(value)}{fmt}", *value)
         encoding = 0
         if self.compress and len(raw) > 16:
             raw, encoding = zlib.compress(raw), 1
-        return code.encode() + struct.pack("<III", len(value), encoding, len(raw)) + raw
+        return code.encode() + struct.pack(self.o + "III", len(value), encoding, len(raw)) + raw
 
     def node(self, n: N, path: str) -> None:
         out = self.out
         start = len(out)
         head = 25 if self.wide else 13
-        fmt = "<QQQ" if self.wide else "<III"
+        fmt = self.o + ("QQQ" if self.wide else "III")
         out += bytes(head - 1) + bytes([len(n.name)]) + n.name.encode()
         props = n.props
         if self.version < 7000:  # 6.x arrays: one scalar property per value
@@ -77,8 +78,8 @@ class _BinaryWriter:
             pos = len(out)
             out += self.prop(code, value, path)
             if code in _ARRAY and self.version >= 7000:
-                self.fields += [(f"{path}.array{k}.count", pos + 1, "<I"), (f"{path}.array{k}.encoding", pos + 5, "<I"),
-                                (f"{path}.array{k}.stored", pos + 9, "<I")]
+                self.fields += [(f"{path}.array{k}.count", pos + 1, self.o + "I"), (f"{path}.array{k}.encoding", pos + 5, self.o + "I"),
+                                (f"{path}.array{k}.stored", pos + 9, self.o + "I")]
         prop_len = len(out) - prop_start
         for c in n.children:
             self.node(c, f"{path}/{c.name}")
@@ -97,8 +98,8 @@ class _BinaryWriter:
         return bytes(self.out)
 
 
-def write_binary(nodes: list[N], version: int = 7400, compress: bool = True) -> tuple[bytes, list[tuple[str, int, str]]]:
-    w = _BinaryWriter(version, compress)
+def write_binary(nodes: list[N], version: int = 7400, compress: bool = True, big_endian: bool = False) -> tuple[bytes, list[tuple[str, int, str]]]:
+    w = _BinaryWriter(version, compress, big_endian)
     return w.document(nodes), w.fields
 
 

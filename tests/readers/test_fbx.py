@@ -53,6 +53,7 @@ ENCODINGS = [
     ("binary-7400-raw", lambda s: s.binary(7400, compress=False)),
     ("binary-7500", lambda s: s.binary(7500)),
     ("binary-7700-raw", lambda s: s.binary(7700, compress=False)),
+    ("binary-7500-big-endian", lambda s: ff.write_binary(s.nodes(7500, False), 7500, True, big_endian=True)[0]),
     ("ascii-6100", lambda s: s.ascii(6100)),
     ("ascii-7400", lambda s: s.ascii(7400)),
 ]
