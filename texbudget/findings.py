@@ -4,7 +4,7 @@
 code base is documented here; ``tests/unit/test_findings.py`` keeps the table and the README
 in step. Ranges: TB001–TB009 discovery and general, TB010–TB019 texture policy and deep scan,
 TB020–TB039 `check` limits and budgets, TB040–TB069 texture readers, TB070–TB099 glTF and
-mesh readers, TB100–TB119 engine scene readers, TB120–TB129 levels.
+mesh readers (TB090–TB095 FBX), TB100–TB119 engine scene readers, TB120–TB129 levels.
 """
 
 from __future__ import annotations
@@ -96,6 +96,12 @@ _TABLE: tuple[Code, ...] = (
     Code("TB085", E, "The mesh file could not be read (trimesh could not parse it).", "Re-export the mesh; open it in a DCC tool to see what is wrong."),
     Code("TB086", E, "The mesh file is larger than texbudget hands to trimesh (256 MiB); it was not read.", "Export the mesh as glTF/GLB, which texbudget sizes from its declarations without loading it."),
     Code("TB087", W, "The mesh file holds no triangles (a point cloud, lines or an empty scene); nothing was priced.", "Nothing to do if that is intended."),
+    Code("TB090", E, "Not an FBX file, or its header is broken: a binary header cut short, a text file with no FBX sections, a file too large to read.", "Check that the file really is FBX; re-export it from the DCC tool."),
+    Code("TB091", E, "A binary FBX node record is broken: cut short, ending outside its parent or before it starts (an offset that loops back), properties past its end, an unknown property type, nesting or node count beyond texbudget's limits.", "The file is truncated or corrupt; re-export it."),
+    Code("TB092", E, "An FBX array cannot be used: it lies outside its node, its zlib data does not inflate to its declared size (or claims more than zlib can hold), it is over texbudget's size limit, or its values point outside the geometry (a polygon index past the control points); the geometry that needs it was not priced.", "Re-export the mesh; open it in the DCC tool to see what is wrong."),
+    Code("TB093", E, "The FBX version is one texbudget does not read (before 6.0, or 8.0 and later).", "Re-export as FBX 7.4 or later binary (FBX 2014/2015 and up), which every engine reads."),
+    Code("TB094", E, "The ASCII FBX could not be parsed: an unexpected token, a string or block that is not closed, a non-number in an array, nesting too deep.", "Re-export the file (binary FBX is smaller and faster to import)."),
+    Code("TB095", W, "An FBX geometry or scene part does not fit the rest: a layer element (normals, UVs, colours) shorter than its mapping needs or of an unknown mapping (that attribute was left out of the vertex layout), material indices that do not cover every polygon, a Model hierarchy that loops.", "Re-export the mesh; the engine may import it differently from what texbudget assumed."),
     # --- levels (TB120–TB129; texbudget/levels/graph.py)
     Code("TB120", E, "A level's scene or resource names a file that does not exist (or a path outside the scan root); what it would load is not priced.", "Add the missing file, or fix the reference in the engine (re-save the scene after moving files)."),
     Code("TB121", W, "A level's scene or resource names a file that could not be read; the file's own finding says why, and what it would load is not priced.", "Fix the named file (see its finding), or the reference to it."),

@@ -200,7 +200,7 @@ def _read_chunk(root: Path, items: list[tuple[str, bool]], reader: Reader | None
             _, result, engine = reader((root, rel))
             value = (result, engine)
         if for_cache:
-            deps: _Deps = _gltf_dependencies(root, rel, value) if is_scene(rel) else False
+            deps: _Deps = _dependencies(root, rel, value) if has_dependencies(rel) else False
             out.append((rel, cache_mod.dumps(value), deps))
         else:
             out.append((rel, value, False))
@@ -252,6 +252,21 @@ def _stat(path: str) -> os.stat_result | None:
         return os.stat(path)
     except OSError:
         return None
+
+
+def has_dependencies(rel: str) -> bool:
+    """The file's result depends on other files: a glTF's buffers and images, an FBX's
+    texture files (whether they exist)."""
+    return is_scene(rel) or rel.lower().endswith(".fbx")
+
+
+def _dependencies(root: Path, rel: str, value: object) -> list[str] | None:
+    if is_scene(rel):
+        return _gltf_dependencies(root, rel, value)
+    from texbudget.readers.fbx import texture_dependencies
+
+    found = texture_dependencies(root, rel)
+    return [] if found is None and _broken(value) else found
 
 
 def _gltf_dependencies(root: Path, rel: str, value: object) -> list[str] | None:
@@ -467,8 +482,8 @@ class _Job:
             if cache_mod.is_racy_signature(sig, now):
                 continue
             deps: list[tuple[str, str]] = []
-            if is_scene(rel):
-                found = _gltf_dependencies(self.root, rel, value) if names is False else names
+            if has_dependencies(rel):
+                found = _dependencies(self.root, rel, value) if names is False else names
                 if found is None:
                     continue
                 deps = [(d, dep_sig(d)) for d in found]

@@ -15,8 +15,10 @@ splice of itself, its header fields set to 0 and 2^32−1 (four fields each), an
 another type under its name; good textures beside broken engine sidecars. Plus hostile glTF
 (``hostile_gltf_files``): URIs that leave the
 root, absolute paths, ``file:`` and network schemes, bad and huge data URIs, accessor counts
-of 2^40, node cycles, JSON nested 100,000 deep, GLB chunk lengths that lie; and a few text
-files with texture names.
+of 2^40, node cycles, JSON nested 100,000 deep, GLB chunk lengths that lie; hostile FBX
+(``hostile_fbx_files``): a record end offset that loops back, a zlib array claiming more than
+zlib can hold, nesting 10,000 deep, a texture path out of the root; and a few text files with
+texture names.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import random
 import struct
 from pathlib import Path
 
+from tests.readers import fbx_factories as fbx
 from tests.robustness.seeds import TEXT_SEEDS, Seed, all_seeds, checked_length, set_field
 
 
@@ -172,6 +175,23 @@ def hostile_gltf_files(folder: str = "") -> dict[str, bytes]:
     return {prefix + rel: data for rel, data in files.items()}
 
 
+def hostile_fbx_files() -> dict[str, bytes]:
+    """Hostile FBX files (path -> bytes); each must give an error finding."""
+    data, fields = fbx.Scene(meshes=[fbx.cube()]).binary_fields(7400)
+    end = next(off for name, off, _ in fields if name == "Objects/Geometry/Vertices.end")
+    nodes = fbx.Scene(meshes=[fbx.cube()]).nodes(7500, False)
+    geometry = next(n for n in nodes[1].children if n.name == "Geometry")
+    geometry.children[0].props = [("bytes", b"d" + struct.pack("<III", 2**27, 1, 16) + bytes(16))]
+    scene = fbx.Scene(meshes=[fbx.cube(materials=[0])], materials=["M"],
+                      textures=[fbx.Texture("Out", 0, "DiffuseColor", relative="../../../outside.bin")])
+    return {
+        "fbx/offset_loops_back.fbx": data[:end] + struct.pack("<I", end - 64) + data[end + 4 :],
+        "fbx/zlib_beyond_ratio.fbx": fbx.write_binary(nodes, 7500)[0],
+        "fbx/nested_10k.fbx": b"; FBX 7.4.0 project file\nObjects: {\n" + b"a: {\n" * 10_000 + b"}\n" * 10_001,
+        "fbx/texture_outside.fbx": scene.binary(),
+    }
+
+
 def write_hostile_tree(root: Path, seed: int = 0) -> dict[str, str]:
     """Write the folder under ``root``; the manifest maps each file to its expectation.
     A file ``outside.bin`` is written beside ``root`` (never inside it): the URIs that leave
@@ -185,5 +205,7 @@ def write_hostile_tree(root: Path, seed: int = 0) -> dict[str, str]:
     _mislabelled(root, manifest)
     _sidecars(root, manifest, rng)
     for rel, data in hostile_gltf_files("gltf").items():
+        _write(root, rel, data, manifest, "error")
+    for rel, data in hostile_fbx_files().items():
         _write(root, rel, data, manifest, "error")
     return manifest

@@ -29,6 +29,7 @@ from functools import cache
 from PIL import Image
 
 from tests.readers import factories as fx
+from tests.readers import fbx_factories as fbx
 from tests.readers.gltf_factories import FLOAT, GltfBuilder, triangle_mesh
 from tests.readers.gltf_factories import png_bytes as gltf_png
 
@@ -429,6 +430,42 @@ def _off() -> bytes:
             + "".join(f"3 {a} {b} {c}\n" for a, b, c in _CUBE_F)).encode()
 
 
+def _fbx_scene() -> fbx.Scene:
+    """A cube with flat normals, seamed UVs, two materials by polygon, a texture, a 2-bone
+    skin and a blend shape, placed by two Models: every part of the FBX reader."""
+    uv_index = [k % 4 for k in range(24)]
+    layers = [fbx.flat_normals(), fbx.Layer("UV", [0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0], reference="IndexToDirect", index=uv_index),
+              fbx.Layer("Material", [0, 0, 0, 0, 1, 1], mapping="ByPolygon", reference="IndexToDirect")]
+    return fbx.Scene(meshes=[fbx.cube("Crate", models=("Crate", "Crate2"), layers=layers, materials=[0, 1], skin_bones=2, shapes=[True]),
+                             fbx.Mesh("Fan", [float(i % 5) for i in range(15)], [[0, 1, 2, 3, 4]], models=["Fan"])],
+                     materials=["Wood", "Iron"], textures=[fbx.Texture("Grain", 0, "DiffuseColor", relative="rock.png", filename="C:\\art\\rock.png")])
+
+
+def _fbx_binary(version: int, compress: bool) -> tuple[bytes, list[Field]]:
+    data, fields = _fbx_scene().binary_fields(version, compress)
+    # the header's version, the top-level records, the geometries' records down to their
+    # arrays and every array header (the Models', materials' and deformers' records are alike)
+    def keep(name: str) -> bool:
+        path, _, what = name.rpartition(".")
+        if "/" not in name:
+            return True
+        if ".array" in name:
+            return path.split(".array")[0].rsplit("/", 1)[-1] in ("Vertices", "PolygonVertexIndex", "UV", "UVIndex", "Materials")
+        return path.startswith(("Objects/Geometry", "Objects/Model")) and path.count("/") <= 2 and what in ("end", "plen")
+
+    kept = [f for f in fields if keep(f[0])]
+    return data, [Field(name, offset, fmt) for name, offset, fmt in kept]
+
+
+def _fbx_ascii_fields(data: bytes) -> list[Field]:
+    """Every array count (``*N``) and the integers of the Connections (object ids)."""
+    fields = [Field(f"count#{k}", m.start(1), "dec", m.end(1) - m.start(1)) for k, m in enumerate(re.finditer(rb"\*(\d+) \{", data))]
+    links = data.index(b"Connections:")
+    fields += [Field(f"link#{k}", links + m.start(1), "dec", m.end(1) - m.start(1))
+               for k, m in enumerate(re.finditer(rb",(\d+)", data[links:]))]
+    return fields
+
+
 def _jpeg_with_icc() -> bytes:
     out = io.BytesIO()
     Image.new("RGB", (16, 8), (10, 200, 30)).save(out, format="JPEG", icc_profile=fx.icc_profile(b"sRGB IEC61966-2.1"), quality=80)
@@ -525,20 +562,31 @@ def all_seeds() -> tuple[Seed, ...]:
     add("cube_ascii.stl", _stl_ascii(), [], "mesh")
     off = _off()
     add("cube.off", off, _dec_fields(off, rb"OFF\n(\d+) (\d+) (\d+)\n", ("vertex_count", "face_count", "edge_count")), "mesh")
+
+    rock = (("rock.png", fx.png_bytes(8, 8)),)
+    for name, version, compress in (("crate_7400.fbx", 7400, True), ("crate_7500.fbx", 7500, False), ("crate_6100.fbx", 6100, False)):
+        data, fields = _fbx_binary(version, compress)
+        add(name, data, fields, "mesh", rock)
+    for name, version in (("crate_ascii_7400.fbx", 7400), ("crate_ascii_6100.fbx", 6100)):
+        text = _fbx_scene().ascii(version)
+        add(name, text, _fbx_ascii_fields(text) if version >= 7000 else _dec_fields(text, rb"PolygonVertexIndex: (\d+),(\d+)", ("pvi0", "pvi1")), "mesh", rock)
     return tuple(s)
 
 
 #: Containers that check their length: every cut inside ``checked_length`` bytes is an error.
 #: JPEG, GIF, TGA and PSD tolerate a cut payload (headers only are read); text meshes and the
 #: JSON of a .gltf may still parse when cut.
-STRICT_SUFFIXES = frozenset({".png", ".bmp", ".tif", ".tiff", ".webp", ".dds", ".ktx", ".ktx2", ".exr", ".hdr", ".glb", ".stl"})
+STRICT_SUFFIXES = frozenset({".png", ".bmp", ".tif", ".tiff", ".webp", ".dds", ".ktx", ".ktx2", ".exr", ".hdr", ".glb", ".stl", ".fbx"})
 #: Trailing bytes a reader does not check the length of: the EXR reader checks the header and
 #: the chunk offset table, not the chunks (64 payload bytes in these seeds), and of a
 #: multi-part file only the first header (the TB056 warning says so); a flat (not run-length)
 #: Radiance file needs one 4-byte pixel after its header.
-_UNCHECKED_TAIL = {"scan.exr": 64, "zip.exr": 64, "flat.hdr": 4 * 4 * 2 - 4}
+#: A binary FBX's footer (160 bytes after the top-level null record) is not read.
+_UNCHECKED_TAIL = {"scan.exr": 64, "zip.exr": 64, "flat.hdr": 4 * 4 * 2 - 4,
+                   "crate_7400.fbx": 160, "crate_7500.fbx": 160, "crate_6100.fbx": 160}
 #: Seeds that are text with no magic: empty, zero or random content may read as nothing.
-TEXT_SEEDS = frozenset({"two.obj", "cube_ascii.ply", "cube_ascii.stl", "cube.off", "embedded.gltf", "external.gltf"})
+TEXT_SEEDS = frozenset({"two.obj", "cube_ascii.ply", "cube_ascii.stl", "cube.off", "embedded.gltf", "external.gltf",
+                        "crate_ascii_7400.fbx", "crate_ascii_6100.fbx"})
 
 
 def checked_length(s: Seed) -> int:

@@ -96,6 +96,11 @@ SEED_FACTS = {
     "cube.stl": (((8, 12),), ()),
     "cube_ascii.stl": (((8, 12),), ()),
     "cube.off": (((8, 12),), ()),
+    "crate_7400.fbx": (((24, 12), (5, 3)), ()),
+    "crate_7500.fbx": (((24, 12), (5, 3)), ()),
+    "crate_6100.fbx": (((24, 12), (24, 12), (5, 3)), ()),  # FBX 6: each Model its own geometry
+    "crate_ascii_7400.fbx": (((24, 12), (5, 3)), ()),
+    "crate_ascii_6100.fbx": (((24, 12), (24, 12), (5, 3)), ()),
 }
 
 
@@ -179,6 +184,13 @@ FIELD_CASES = [
     ("cube.stl", "triangle_count", 2**32 - 1, ["TB085"], 0, 0),
     ("cube.off", "vertex_count", 2**31 - 1, ["TB085"], 0, 0),
     ("two.obj", "obj.0", 2**63 - 1, ["TB085"], 0, 0),
+    ("crate_7400.fbx", "version", 0, ["TB093"], 0, 0),
+    ("crate_7400.fbx", "Objects.end", 2**32 - 1, ["TB091"], 0, 0),
+    ("crate_7400.fbx", "Objects/Geometry/PolygonVertexIndex.array0.encoding", 2, ["TB092"], 0, 1),
+    ("crate_7500.fbx", "Objects/Geometry/Vertices.array0.count", 2**32 - 1, ["TB092"], 0, 1),
+    ("crate_7500.fbx", "Objects/Geometry/Vertices.plen", 2**64 - 1, ["TB091"], 0, 0),
+    ("crate_6100.fbx", "Objects/Model/Vertices.plen", 2**32 - 1, ["TB091"], 0, 0),
+    ("crate_ascii_6100.fbx", "pvi0", 2**40, ["TB092"], 0, 2),  # the first Model's copy; the other two stay
 ]
 
 

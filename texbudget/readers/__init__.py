@@ -47,6 +47,7 @@ _BY_SUFFIX: dict[str, tuple[str, str]] = {
     ".ply": ("mesh", "meshes:read_trimesh"),
     ".stl": ("mesh", "meshes:read_trimesh"),
     ".off": ("mesh", "meshes:read_trimesh"),
+    ".fbx": ("mesh", "fbx:read_fbx"),
 }
 
 #: magic prefix -> (container name, suffix whose reader handles it)
@@ -66,10 +67,11 @@ _MAGIC: tuple[tuple[bytes, str, str], ...] = (
     (b"8BPS", "psd", ".psd"),
     (b"II*\x00", "tiff", ".tif"),
     (b"MM\x00*", "tiff", ".tif"),
+    (b"Kaydara FBX Binary  \x00", "fbx", ".fbx"),
 )
 
-#: bytes read to sniff; every magic above fits.
-SNIFF_BYTES = 16
+#: bytes read to sniff; every magic above fits (the binary FBX one is the longest, 21).
+SNIFF_BYTES = 21
 
 #: The files a scan's discovery listed, as (root, relative paths): regular files inside the
 #: root (a symbolic link on the way stays inside it; discovery checked). A reader that must
@@ -174,7 +176,7 @@ for _entry in _MAGIC:
 
 def sniff(head: bytes) -> tuple[str, str] | None:
     """(container, suffix) from the first bytes, or None when no magic matches. TGA, OBJ,
-    PLY, STL and glTF JSON have no reliable magic and are trusted by suffix."""
+    PLY, STL, glTF JSON and ASCII FBX have no reliable magic and are trusted by suffix."""
     for magic, container, suffix in _MAGIC_BY_START.get(head[:2], ()):
         if head.startswith(magic):
             return container, suffix
