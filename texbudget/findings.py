@@ -89,13 +89,15 @@ _TABLE: tuple[Code, ...] = (
     Code("TB078", E, "A count or size is beyond sane limits (an accessor count over 2^31−1, an embedded image over 256 MiB); it was not used.", "The file is corrupt or hostile; re-export it."),
     Code("TB079", E, "A data: URI is malformed (not base64, bad base64) or too large to decode.", "Re-export the file; better, use a .glb or external files instead of data URIs."),
     Code("TB080", E, "The node graph is not a tree: a node is its own ancestor (a cycle) or has two parents; the offending link was ignored.", "Fix the node hierarchy in the authoring tool and re-export."),
-    Code("TB081", INFO, "An image in the glTF is used by no material.", "Remove the image from the file if nothing needs it; it still costs download and, if loaded, VRAM."),
+    Code("TB081", INFO, "An image in the glTF is used by no material (nor by an EXT_lights_image_based light a scene uses).", "Remove the image from the file if nothing needs it; it still costs download and, if loaded, VRAM."),
     Code("TB082", E, "The file is not glTF 2.x (glTF 1.0 or an unknown version); it was not read.", "Convert it to glTF 2.0 (e.g. with gltf-pipeline) and scan again."),
     Code("TB083", W, "The glTF requires an extension texbudget does not know; its sizes may be wrong.", "Check that the engine supports the extension; sizes are read from the accessor declarations."),
     Code("TB084", INFO, "A mesh is used by no node of the scene (0 instances).", "Remove the mesh if nothing uses it, or add [[instances]] in texbudget.toml when the engine places it."),
     Code("TB085", E, "The mesh file could not be read (trimesh could not parse it).", "Re-export the mesh; open it in a DCC tool to see what is wrong."),
     Code("TB086", E, "The mesh file is larger than texbudget hands to trimesh (256 MiB); it was not read.", "Export the mesh as glTF/GLB, which texbudget sizes from its declarations without loading it."),
     Code("TB087", W, "The mesh file holds no triangles (a point cloud, lines or an empty scene); nothing was priced.", "Nothing to do if that is intended."),
+    Code("TB088", W, "A glTF texture's source image is neither PNG nor JPEG, without the extension that allows its format (a KTX2 without KHR_texture_basisu, a WebP without EXT_texture_webp, an AVIF without EXT_texture_avif, a DDS without MSFT_texture_dds; TGA and the rest have none): glTF loaders refuse it.", "Add the extension to the texture (its source the image, the texture's own source a PNG or JPEG fallback), or convert the image to PNG or JPEG."),
+    Code("TB089", W, "An EXT_lights_image_based light is not the cubemap it declares: specularImageSize is not a power of two, it lists more levels than that size has, or a face's size is not the level's; it is priced as declared (extra levels dropped).", "Re-export the environment: square power-of-two faces, each level half the one before."),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _TABLE}
