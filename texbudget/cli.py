@@ -179,37 +179,78 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 
 def resolve_target(paths: Sequence[str], config_flag: str | None, *, missing_ok: bool = False):
-    """(scan root, Config, explicit paths or None) for the given arguments.
+    """(scan root, Config, explicit paths or None) for the given arguments; the rule is
+    docs/decisions.md "The scan root". The root follows the named paths, not the current
+    folder (which counts only when no path is named):
 
-    The root is the folder of the config file when one is found at or above the paths (so
-    ``[[rule]]`` globs and asset identities agree), else the one folder given, else the
-    current folder. A path that does not exist is a usage error, unless ``missing_ok``
-    (``check`` skips files a commit deleted)."""
+    1. the folder of the config file found at or above the paths (one for all of them);
+    2. else a single folder named;
+    3. else the top of the git work tree holding them all (a pre-commit hook runs there);
+    4. else the folder holding the file, or the nearest folder holding all the paths.
+
+    ``--config`` picks the file, not the root: 2 to 4 apply. A path that does not exist is a
+    usage error, unless ``missing_ok`` (``check`` skips files a commit deleted)."""
     from pathlib import Path
 
     from texbudget import config as config_mod
 
-    given = [Path(p) for p in paths] or [Path(".")]
-    existing = [p for p in given if p.exists()]
+    given = [Path(p) for p in paths]
     for p in given:
         if not p.exists() and not missing_ok:
             raise UsageError(f"{p}: no such file or folder")
-    anchor = existing[0] if existing else Path(".")
-    found = None if config_flag else config_mod.find_config(anchor)
-    config = config_mod.load(Path(config_flag) if config_flag else found)
-    if found is not None:
-        root = found.resolve().parent
-    elif len(given) == 1 and given[0].is_dir():
-        root = given[0].resolve()
-    else:
-        root = Path(".").resolve()
-    explicit = [p.resolve() for p in existing]
-    if len(explicit) == 1 and explicit[0] == root:
-        return root, config, None
-    if not all(p == root or root in p.parents for p in explicit):
-        outside = next(p for p in explicit if not (p == root or root in p.parents))
-        raise UsageError(f"{outside}: outside the scan root {root} (set by {found or 'the current folder'})")
-    return root, config, explicit
+    named = [p.resolve() for p in given if p.exists()]
+    flag = Path(config_flag) if config_flag else None
+    if not named:  # no path, or only files a commit deleted: the current folder
+        here = Path.cwd()
+        found = None if flag else config_mod.find_config(here)
+        root = found.resolve().parent if found else here
+        return root, config_mod.load(flag or found), [] if given else None
+    found = None if flag else _config_of(named)
+    config = config_mod.load(flag or found)
+    root = found.resolve().parent if found else _root_of(named)
+    return root, config, None if named == [root] else named
+
+
+def _folders(named: Sequence) -> list:
+    """The folder of each path: itself when it is a folder, else the one holding it."""
+    return [p if p.is_dir() else p.parent for p in named]
+
+
+def _config_of(named: Sequence):
+    """The one config file found at or above every path (None: none is); paths under two
+    different ones (or one and none) are a usage error, since their globs and roots differ."""
+    from texbudget.config import find_config
+
+    seen: dict = {}
+    found = [seen[f] if f in seen else seen.setdefault(f, find_config(f)) for f in _folders(named)]
+    first = found[0]
+    other = next((i for i, f in enumerate(found) if f != first), None)
+    if other is not None:
+        raise UsageError(f"{named[0]} and {named[other]} have different config files "
+                         f"({first or 'none'}; {found[other] or 'none'}): run texbudget once for each")
+    return first
+
+
+def _root_of(named: Sequence):
+    """The root without a config file: rules 2 to 4 of ``resolve_target``."""
+    from pathlib import Path
+
+    from texbudget.config import find_repository
+
+    if len(named) == 1 and named[0].is_dir():
+        return named[0]
+    folders = list(dict.fromkeys(_folders(named)))
+    tops = {find_repository(f) for f in folders}
+    if len(tops) == 1 and None not in tops:
+        return tops.pop()
+    try:
+        common = Path(os.path.commonpath(folders))
+    except ValueError:  # Windows: folders on different drives
+        common = None
+    if common is None or (len(folders) > 1 and common == Path(common.anchor)):
+        raise UsageError(f"{folders[0]} and {folders[-1]} share no folder but the file system's root: "
+                         "run texbudget once for each, or put a texbudget.toml above them")
+    return common
 
 
 def _settings(args: argparse.Namespace, config):
@@ -255,13 +296,14 @@ def _progress():
     return show
 
 
-def load_report(args: argparse.Namespace, paths: Sequence[str], *, missing_ok: bool = False, fixes: bool = True):
+def load_report(args: argparse.Namespace, paths: Sequence[str], *, fixes: bool = True, target=None):
     """The pipeline for one command: resolve, read, evaluate. Returns (report, config, scan).
+    ``target``: what ``resolve_target`` gave already (None: ``paths`` are resolved here);
     ``fixes=False``: no fix search (for an output that shows none)."""
     from texbudget.pipeline import evaluate
     from texbudget.scan import read_scene
 
-    root, config, explicit = resolve_target(paths, args.config, missing_ok=missing_ok)
+    root, config, explicit = target or resolve_target(paths, args.config)
     settings = _settings(args, config)
     if not fixes:
         settings = replace(settings, budget=replace(settings.budget, fixes=False))
@@ -326,7 +368,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         if not only:
             return ExitCode.OK
     # The text output is one line per problem, without the fixes' hints: no fix search.
-    report, _, _ = load_report(args, [str(root)] if explicit is not None else args.paths, fixes=output != "text")
+    report, _, _ = load_report(args, args.paths, fixes=output != "text", target=(root, config, None))
     limits = config.sections["limits"]
     problems = [f for f in report.findings if f.severity is Severity.ERROR
                 and (only is None or file_of(f.path) in only)]
@@ -429,8 +471,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
     target = Path(base)
     if not target.exists():
         raise UsageError(f"{args.file}: no such file")
-    root, _, _ = resolve_target([str(target)], args.config)
-    report, _, scan = load_report(args, [str(root)])
+    root, config, _ = resolve_target([str(target)], args.config)
+    report, _, scan = load_report(args, [], target=(root, config, None))
     rel = target.resolve().relative_to(root).as_posix() + args.file[len(base):]
     render = explain.render_json if output == "json" else explain.render
     _write(render(report, rel, engines=scan.engine))

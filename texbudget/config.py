@@ -9,6 +9,7 @@ is the single source and a test keeps the two in step.
 from __future__ import annotations
 
 import difflib
+import os
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -250,6 +251,18 @@ def find_config(start: Path) -> Path | None:
                 continue
             if "texbudget" in data.get("tool", {}):
                 return pyproject
+    return None
+
+
+def find_repository(start: Path) -> Path | None:
+    """The top folder of the git work tree that holds ``start``: the nearest folder at or
+    above it with a ``.git`` entry (a folder, or the file a worktree or submodule has)."""
+    here = start.resolve()
+    if not here.is_dir():
+        here = here.parent
+    for folder in (here, *here.parents):
+        if os.path.lexists(folder / ".git"):
+            return folder
     return None
 
 

@@ -89,7 +89,7 @@ _TABLE: tuple[Code, ...] = (
     Code("TB078", E, "A count or size is beyond sane limits (an accessor count over 2^31−1, an embedded image over 256 MiB); it was not used.", "The file is corrupt or hostile; re-export it."),
     Code("TB079", E, "A data: URI is malformed (not base64, bad base64) or too large to decode.", "Re-export the file; better, use a .glb or external files instead of data URIs."),
     Code("TB080", E, "The node graph is not a tree: a node is its own ancestor (a cycle) or has two parents; the offending link was ignored.", "Fix the node hierarchy in the authoring tool and re-export."),
-    Code("TB081", INFO, "An image in the glTF is used by no material.", "Remove the image from the file if nothing needs it; it still costs download and, if loaded, VRAM."),
+    Code("TB081", INFO, "An image in the glTF is used by no material (nor by an EXT_lights_image_based light a scene uses).", "Remove the image from the file if nothing needs it; it still costs download and, if loaded, VRAM."),
     Code("TB082", E, "The file is not glTF 2.x (glTF 1.0 or an unknown version); it was not read.", "Convert it to glTF 2.0 (e.g. with gltf-pipeline) and scan again."),
     Code("TB083", W, "The glTF requires an extension texbudget does not know; its sizes may be wrong.", "Check that the engine supports the extension; sizes are read from the accessor declarations."),
     Code("TB084", INFO, "A mesh is used by no node of the scene (0 instances).", "Remove the mesh if nothing uses it, or add [[instances]] in texbudget.toml when the engine places it."),
@@ -107,6 +107,8 @@ _TABLE: tuple[Code, ...] = (
     Code("TB121", W, "A level's scene or resource names a file that could not be read; the file's own finding says why, and what it would load is not priced.", "Fix the named file (see its finding), or the reference to it."),
     Code("TB122", E, "A scene instances itself, directly or through other scenes (a cycle); the instance that closes the loop is not followed.", "Break the loop in the engine: a scene cannot contain itself."),
     Code("TB123", W, "A level names an id (Godot uid://, Unity guid) that the project index does not know; what it would load is not priced.", "Re-import the project in the engine so its .uid / .meta files are written, and commit them."),
+    Code("TB088", W, "A glTF texture's source image is neither PNG nor JPEG, without the extension that allows its format (a KTX2 without KHR_texture_basisu, a WebP without EXT_texture_webp, an AVIF without EXT_texture_avif, a DDS without MSFT_texture_dds; TGA and the rest have none): glTF loaders refuse it.", "Add the extension to the texture (its source the image, the texture's own source a PNG or JPEG fallback), or convert the image to PNG or JPEG."),
+    Code("TB089", W, "An EXT_lights_image_based light is not the cubemap it declares: specularImageSize is not a power of two, it lists more levels than that size has, or a face's size is not the level's; it is priced as declared (extra levels dropped).", "Re-export the environment: square power-of-two faces, each level half the one before."),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _TABLE}

@@ -26,9 +26,10 @@ class Severity(str, Enum):
     INFO = "info"
 
 
-#: What ends the path of a part of a file: ``#image/N``, ``#mesh/N``, ``#material/N`` (glTF,
-#: and the mesh readers' ``#mesh/N``). Anything else with a "#" is a file's own name.
-_PART = re.compile(r"#(?:image|mesh|material)/[0-9]+$")
+#: What ends the path of a part of a file: ``#image/N``, ``#mesh/N``, ``#material/N``,
+#: ``#light/N`` (glTF: an EXT_lights_image_based cubemap; and the mesh readers' ``#mesh/N``).
+#: Anything else with a "#" is a file's own name.
+_PART = re.compile(r"#(?:image|mesh|material|light)/[0-9]+$")
 
 
 def file_of(path: str) -> str:
@@ -106,6 +107,11 @@ class MipLevel:
     height: int
     depth: int
     bytes: int
+
+
+#: ``TextureFacts.container`` of a texture a glTF composes from several of its images: an
+#: EXT_lights_image_based cubemap (``file.gltf#light/N``), whose levels are the ones it lists.
+COMPOSED_CONTAINER = "gltf"
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +235,12 @@ class SceneFacts:
     # "scene": a file an engine loads as a level or instances (.tscn, .unity, .prefab);
     # "resource": a file other files load (.tres material, .mat); "" for glTF and meshes
     role: str = ""
+    # glTF materials whose alphaMode is not OPAQUE (the default), with the mode as written
+    # ("MASK", "BLEND"): their baseColor's alpha is coverage; an OPAQUE material ignores it
+    alpha_modes: tuple[tuple[str, str], ...] = ()
+    # (image, cubemap): the images an EXT_lights_image_based light makes into one cubemap
+    # texture (``file.gltf#light/N``), which is priced instead of them
+    cube_faces: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

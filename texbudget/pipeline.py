@@ -33,6 +33,7 @@ from texbudget.policy import Rule
 from texbudget.scan import Scan, gc_paused
 from texbudget.sizing import bvh
 from texbudget.sizing.meshes import MeshCost, VertexLayout, price_mesh
+from texbudget.slots import alpha_unread
 from texbudget.units import human_bytes
 
 
@@ -87,15 +88,19 @@ class _Prepared:
     """What ``evaluate`` needs of a scan that no setting changes: who uses each texture, in
     which glTF slots, which textures are opaque, and each texture's own role (slots, name,
     header). A settings switch in the TUI re-runs ``evaluate`` on the same scan; this part
-    is found once per scan (``_prepare``)."""
+    is found once per scan (``prepare``)."""
 
     users: Mapping[str, tuple[str, ...]]  # texture path -> materials that use it
     slots: Mapping[str, tuple[str, ...]]  # texture path -> glTF slots it fills
     own_roles: tuple[tuple[str, str], ...]  # per scan texture: policy.content_role
-    opaque: frozenset[str]  # paths of the textures without alpha
-    # images that are only a glTF texture's fallback (SceneFacts.fallbacks) and that no
-    # material uses otherwise: an engine that reads the extension never loads them
-    fallbacks: frozenset[str] = frozenset()
+    opaque: frozenset[str]  # paths of the textures without alpha, or whose alpha no use reads
+    # path -> why no use reads the alpha of this texture with alpha (slots.alpha_unread)
+    alpha_unused: Mapping[str, str] = field(default_factory=dict)
+    # path -> why it is not counted: an image that is only a glTF texture's fallback
+    # (SceneFacts.fallbacks; an engine that reads the extension never loads it), or a face of
+    # an EXT_lights_image_based cubemap (SceneFacts.cube_faces; priced as the cubemap), that
+    # no material uses otherwise
+    not_counted: Mapping[str, str] = field(default_factory=dict)
 
 
 #: The last scan prepared and what was found. Keyed on the Scan object itself (identity; a
@@ -105,29 +110,43 @@ class _Prepared:
 _prepared: tuple[Scan, _Prepared] | None = None
 
 
-def _prepare(scan: Scan) -> _Prepared:
+def prepare(scan: Scan) -> _Prepared:
+    """What no setting changes about ``scan`` (``_Prepared``), found once per scan."""
     global _prepared
     last = _prepared
     if last is not None and last[0] is scan:
         return last[1]
     users: dict[str, list[str]] = defaultdict(list)
     slots: dict[str, list[str]] = defaultdict(list)
+    modes = {material: mode for scene in scan.scenes for material, mode in scene.alpha_modes}
+    uses: dict[str, list[tuple[str, str]]] = defaultdict(list)  # texture -> (slot, alphaMode)
     for scene in scan.scenes:
         for tex, user, slot in scene.texture_usage:
             if user not in users[tex]:
                 users[tex].append(user)
             if slot not in slots[tex]:
                 slots[tex].append(slot)
+            uses[tex].append((slot, modes.get(user, "OPAQUE")))
     found = {tex: tuple(s) for tex, s in slots.items()}
     roles: dict[tuple[str, str], tuple[str, str]] = {}  # one copy of each (role, reason)
     own_roles = []
+    alpha_unused: dict[str, str] = {}
     for facts in scan.textures:
         role = policy.content_role(facts, found.get(facts.path, ()))
         own_roles.append(roles.setdefault(role, role))
+        if facts.alpha and facts.path in uses:
+            reason = alpha_unread(uses[facts.path])
+            if reason is not None:
+                alpha_unused[facts.path] = reason
+    not_counted = {path: FALLBACK for scene in scan.scenes for path in scene.fallbacks if path not in users}
+    for scene in scan.scenes:
+        for face, cube in scene.cube_faces:
+            if face not in users:
+                not_counted.setdefault(face, f"a face of the cubemap {cube} (EXT_lights_image_based), priced there: not counted")
     prepared = _Prepared(
         users={tex: tuple(u) for tex, u in users.items()}, slots=found, own_roles=tuple(own_roles),
-        opaque=frozenset(f.path for f in scan.textures if not f.alpha),
-        fallbacks=frozenset(path for scene in scan.scenes for path in scene.fallbacks if path not in users),
+        opaque=frozenset(f.path for f in scan.textures if not f.alpha) | alpha_unused.keys(),
+        alpha_unused=alpha_unused, not_counted=not_counted,
     )
     _prepared = (scan, prepared)
     return prepared
@@ -151,17 +170,18 @@ def instance_counts(scan: Scan, overrides: Sequence[tuple[str, int]]) -> dict[st
 
 def _plan_textures(scan: Scan, prepared: _Prepared, settings: Settings, quality: str) -> tuple[TextureCost, ...]:
     """Every texture decided and priced at one quality tier (a cost holds its plan); a
-    glTF texture's fallback image is not counted (``FALLBACK``)."""
+    glTF texture's fallback image (``FALLBACK``) and a cubemap's face are not counted."""
     model = settings.budget.allocation_model
     costs = policy.decide_all(
         scan.textures, replace(settings.policy, quality=quality), settings.rules, scan.engine,
-        prepared.slots, prepared.own_roles, model,
+        prepared.slots, prepared.own_roles, model, prepared.alpha_unused,
     )
-    if not prepared.fallbacks:
+    skip = prepared.not_counted
+    if not skip:
         return costs
     return tuple(
-        policy.price(replace(c.plan, ignored=True, decided_by=f"{FALLBACK}; {c.plan.decided_by}"), model)
-        if c.plan.path in prepared.fallbacks and not c.plan.ignored else c
+        policy.price(replace(c.plan, ignored=True, decided_by=f"{skip[c.plan.path]}; {c.plan.decided_by}"), model)
+        if c.plan.path in skip and not c.plan.ignored else c
         for c in costs
     )
 
@@ -255,7 +275,7 @@ def evaluate(scan: Scan, settings: Settings) -> Report:
 
 
 def _evaluate(scan: Scan, settings: Settings) -> Report:
-    prepared = _prepare(scan)
+    prepared = prepare(scan)
     cards = budget_mod.resolve_cards(settings.budget.cards)
     scenarios = budget_mod.scenarios(settings.budget, cards)
     qualities = list(dict.fromkeys(s.quality for s in scenarios)) or [settings.policy.quality]

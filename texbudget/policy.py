@@ -39,6 +39,7 @@ from texbudget import formats
 from texbudget.discover import glob_class
 from texbudget.errors import ConfigError, UsageError
 from texbudget.model import (
+    COMPOSED_CONTAINER,
     Finding,
     PixelFormat,
     TextureCost,
@@ -49,6 +50,7 @@ from texbudget.model import (
     is_part,
 )
 from texbudget.sizing import textures as sizing
+from texbudget.slots import role_from_slots
 
 # --- vocabulary --------------------------------------------------------------------------
 
@@ -447,22 +449,6 @@ UI_FOLDERS: frozenset[str] = frozenset({"ui", "hud", "gui", "icons"})
 #: flavours (gl, dx), LOD and version marks.
 _NOISE = re.compile(r"^(?:\d+k|\d+|\d+x\d+|\d+px|gl|dx|ogl|opengl|directx|lod\d+|v\d+|srgb|linear)$")
 
-#: glTF material slot (normalised: lower case, without a trailing "texture") -> role. A slot
-#: whose channel is not R (BC4/EAC keep only R) is a mask.
-SLOT_ROLES: Mapping[str, str] = MappingProxyType({
-    **dict.fromkeys(("basecolor", "diffuse", "sheencolor", "specularcolor",
-                     "diffusetransmissioncolor"), "albedo"),
-    **dict.fromkeys(("normal", "clearcoatnormal"), "normal"),
-    **dict.fromkeys(("metallicroughness", "specularglossiness", "thickness", "clearcoatroughness",
-                     "sheenroughness", "specular", "iridescencethickness", "anisotropy",
-                     "diffusetransmission"), "mask"),
-    **dict.fromkeys(("occlusion", "transmission", "clearcoat", "iridescence"), "single"),
-    "emissive": "emissive",
-})
-#: When one image fills several slots, the strongest role wins.
-_SLOT_PRIORITY = ("normal", "albedo", "emissive", "mask", "single")
-
-
 #: A name token and the separators before it.
 _NAME_TOKEN = re.compile(r"([_\-. ]*)([^_\-. ]+)")
 
@@ -513,24 +499,6 @@ def _role_from_folded(folded: bytes) -> tuple[str, str] | None:
         if role is None:
             return None
         return role, f"name '{(sep[-1:] if sep else '')}{low}'"
-    return None
-
-
-def _slot_key(slot: str) -> str:
-    key = re.split(r"[./:#]", slot)[-1].lower()
-    key = re.sub(r"[^a-z]", "", key)
-    return key.removesuffix("texture") or key
-
-
-def role_from_slots(slots: Sequence[str]) -> tuple[str, str] | None:
-    found: dict[str, str] = {}
-    for slot in slots:
-        role = SLOT_ROLES.get(_slot_key(slot))
-        if role is not None:
-            found.setdefault(role, slot)
-    for role in _SLOT_PRIORITY:
-        if role in found:
-            return role, f"glTF slot {found[role]}"
     return None
 
 
@@ -634,6 +602,8 @@ def content_role(facts: TextureFacts, slots: Sequence[str] = ()) -> tuple[str, s
     """(role, reason) from what the texture itself tells: its glTF material slots, then its
     file name, then its header. It does not depend on settings, so a caller deciding many
     settings for one scan computes it once and passes it to ``decide``."""
+    if facts.container == COMPOSED_CONTAINER:  # declared by the glTF, not by a file's header
+        return "hdr", "EXT_lights_image_based radiance cubemap"
     found = _role_from_slot_tuple(tuple(slots)) if slots else None
     return found or role_from_name(facts.path) or role_from_header(facts)
 
@@ -653,10 +623,13 @@ def decide(
     own_role: tuple[str, str] | None = None,
     *,
     applied: _Applied | None = None,
+    alpha_unused: str | None = None,
 ) -> TexturePlan:
     """What ``facts`` becomes on the GPU under ``settings``, and why. ``own_role`` is
     ``content_role(facts, slots)`` when the caller has it already (None: found here);
-    ``applied`` the rules' cascade on this path (``decide_all`` has it; None: found here)."""
+    ``applied`` the rules' cascade on this path (``decide_all`` has it; None: found here);
+    ``alpha_unused``: why no use reads the image's alpha (``slots.alpha_unread``), which makes
+    a source image with alpha opaque for the platform profile's format."""
     if own_role is None:
         own_role = content_role(facts, slots)
     if facts.stored_format and not facts.transcodable:
@@ -675,7 +648,7 @@ def decide(
     elif facts.transcodable:
         plan = _decide_transcoded(facts, settings, role, role_reason, applied, tier, engine)
     else:
-        plan = _decide_source(facts, settings, role, role_reason, applied, engine, slots)
+        plan = _decide_source(facts, settings, role, role_reason, applied, engine, slots, alpha_unused)
     ignore = applied.get("ignore")
     if ignore is not None and ignore[0]:
         plan = replace(plan, ignored=True, decided_by=f"{ignore[1].where}: ignore; {plan.decided_by}")
@@ -698,9 +671,10 @@ def decide_all(
     slots: Mapping[str, Sequence[str]],
     own_roles: Sequence[tuple[str, str]],
     model: str = "d3d12",
+    alpha_unused: Mapping[str, str] = MappingProxyType({}),
 ) -> tuple[TextureCost, ...]:
     """``price(decide(...))`` of every texture of a scan (``own_roles``: ``content_role`` of
-    each). Textures that no rule and no engine sidecar touch and that agree in every fact
+    each; ``alpha_unused``: path -> why its alpha is read by no use). Textures that no rule and no engine sidecar touch and that agree in every fact
     but their path and file size are decided alike: the plan is made and priced once and
     copied with each one's path (a scene has thousands of textures and a few hundred kinds;
     a settings switch in the TUI decides them all again)."""
@@ -712,14 +686,15 @@ def decide_all(
         path = facts.path
         engine = engines.get(path) if engines else None
         on = slots.get(path, ())
+        unused = alpha_unused.get(path) if alpha_unused else None
         applied = _cascade(path, rules, platform) if rules else _NO_RULES
         if engine is not None or applied.values:
-            out.append(price(decide(facts, settings, rules, engine, on, own_role, applied=applied), model))
+            out.append(price(decide(facts, settings, rules, engine, on, own_role, applied=applied, alpha_unused=unused), model))
             continue
-        key = (_facts_key(facts), on if type(on) is tuple else tuple(on), own_role)
+        key = (_facts_key(facts), on if type(on) is tuple else tuple(on), own_role, unused)
         hit = memo.get(key)
         if hit is None:
-            cost = price(decide(facts, settings, (), None, on, own_role), model)
+            cost = price(decide(facts, settings, (), None, on, own_role, alpha_unused=unused), model)
             memo[key] = (_plan_rest(cost.plan), cost)
             out.append(cost)
             continue
@@ -786,12 +761,24 @@ def _decide_reference(facts: TextureFacts, settings: PolicySettings, own_role: t
     key = "hdr" if facts.hdr else role
     fmt = profile.format_for(key, facts.alpha)
     levels = sizing.full_mip_count(facts.width, facts.height, facts.depth)
+    mips, chain = "generated", "full mip chain (as glTF-Transform inspect)"
+    if facts.container == COMPOSED_CONTAINER:
+        levels, mips = _listed_levels(facts, facts.width), "stored"
+        chain = f"{levels} level{'s' if levels != 1 else ''} as EXT_lights_image_based lists them"
     return TexturePlan(
         path=facts.path, gpu_format=fmt, width=facts.width, height=facts.height, depth=facts.depth,
-        layers=facts.layers, faces=facts.faces, levels=levels, mips="generated", role=role,
-        decided_by=f"uncompressed reference: {fmt}, full mip chain (as glTF-Transform inspect); rules and engine settings ignored",
+        layers=facts.layers, faces=facts.faces, levels=levels, mips=mips, role=role,
+        decided_by=f"uncompressed reference: {fmt}, {chain}; rules and engine settings ignored",
         streamed=levels > 1 and role != "ui",
     )
+
+
+def _listed_levels(facts: TextureFacts, width: int) -> int:
+    """The levels an EXT_lights_image_based cubemap lists (Babylon.js and Wicked Engine
+    allocate exactly those; the last is the most blurred, roughness 1), less those a cap
+    dropped to bring the top size to ``width`` (at least one)."""
+    dropped = (facts.width // width).bit_length() - 1 if width < facts.width else 0
+    return max(1, facts.stored_levels - dropped)
 
 
 def _decide_stored(facts: TextureFacts, role: str, applied: _Applied, tier: int = 0,
@@ -891,7 +878,7 @@ _NO_ENGINE = _EngineChoice()
 
 def _decide_source(
     facts: TextureFacts, settings: PolicySettings, role: str, role_reason: str,
-    applied: _Applied, engine: EngineImport | None, slots: Sequence[str],
+    applied: _Applied, engine: EngineImport | None, slots: Sequence[str], alpha_unused: str | None = None,
 ) -> TexturePlan:
     profile = settings.profile
     choice = _NO_ENGINE
@@ -902,7 +889,7 @@ def _decide_source(
             target = settings.unity_build_target or profile.unity_build_target
             choice = _unity_choice(engine, facts, role, target, profile.family)
     shape = choice.shape or _shape_of(facts)
-    alpha = facts.alpha
+    alpha = facts.alpha and alpha_unused is None
     srgb_hint = engine.srgb if engine is not None and engine.engine == "unity" else None
     colour = _is_colour(role, srgb_hint)
     parts: list[str] = []
@@ -924,6 +911,8 @@ def _decide_source(
         hq = " high quality" if settings.high_quality and base != profile.format_for(key, alpha) else ""
         shown = role if key == role else f"{role}, HDR data"
         parts.append(f"{role_reason} → {shown} → {fmt} ({settings.platform}{hq})")
+        if alpha_unused is not None and facts.alpha and base != profile.format_for(key, True, settings.high_quality):
+            parts.append(alpha_unused)
         if choice.reason:
             parts.append(choice.reason)
 
@@ -960,11 +949,15 @@ def _decide_source(
         parts.append(shape.note)
 
     levels = sizing.full_mip_count(width, height, depth) if mips_on else 1
+    mips = "generated" if mips_on else "none"
+    if mips_on and facts.container == COMPOSED_CONTAINER:
+        levels, mips = _listed_levels(facts, width), "stored"
+        parts.append(f"{levels} level{'s' if levels != 1 else ''} as EXT_lights_image_based lists them")
     tier_drop, note = _tier(levels, role, QUALITY_TIERS[settings.quality], engine)
     return TexturePlan(
         path=facts.path, gpu_format=fmt, width=width, height=height, depth=depth,
         layers=shape.layers, faces=shape.faces, levels=levels,
-        mips="generated" if mips_on else "none", role=role,
+        mips=mips, role=role,
         decided_by=sys.intern("; ".join(filter(None, parts)) + note), tier_drop=tier_drop,
         max_size=max_size, ignored=choice.ignored, streamed=mips_on and role != "ui",
     )

@@ -302,7 +302,7 @@ def test_header_roles() -> None:
     (["KHR_materials_clearcoat.clearcoatTexture"], "single", "BC4_UNORM"),
     (["KHR_materials_volume.thicknessTexture"], "mask", "BC1_RGB_UNORM"),
     (["KHR_materials_transmission.transmissionTexture"], "single", "BC4_UNORM"),
-    (["diffuseTexture"], "albedo", "BC1_RGB_SRGB"), (["specularGlossinessTexture"], "mask", "BC1_RGB_UNORM"),
+    (["diffuseTexture"], "albedo", "BC1_RGB_SRGB"), (["specularGlossinessTexture"], "albedo", "BC1_RGB_SRGB"),  # sRGB specular colour (KHR_materials_pbrSpecularGlossiness)
 ])
 def test_gltf_slots(slots: list[str], role: str, fmt: str) -> None:
     plan = decide(facts("level.glb#image/0", container="png"), PolicySettings(), slots=slots)
@@ -595,12 +595,13 @@ def test_decide_all_is_decide_then_price_for_each_texture(platform, quality):
     config = config_mod.load(root / "texbudget.toml")
     scan = read_scene(root, config, jobs=1)
     settings = pipeline.build_settings(config, platform=platform, quality=quality)
-    prepared = pipeline._prepare(scan)
+    prepared = pipeline.prepare(scan)
     psettings = replace(settings.policy, quality=quality)
     together = policy.decide_all(scan.textures, psettings, settings.rules, scan.engine, prepared.slots,
-                                 prepared.own_roles, "d3d12")
+                                 prepared.own_roles, "d3d12", prepared.alpha_unused)
     alone = tuple(
-        price(decide(f, psettings, settings.rules, scan.engine.get(f.path), prepared.slots.get(f.path, ())), "d3d12")
+        price(decide(f, psettings, settings.rules, scan.engine.get(f.path), prepared.slots.get(f.path, ()),
+                     alpha_unused=prepared.alpha_unused.get(f.path)), "d3d12")
         for f in scan.textures
     )
     assert together == alone

@@ -28,7 +28,12 @@ What is read:
   through the texture's source (KHR_texture_basisu, EXT_texture_webp, EXT_texture_avif and
   MSFT_texture_dds preferred over the fallback ``source``) to the image's identity. An image
   that is only ever such a fallback is listed in ``SceneFacts.fallbacks`` (the pipeline does
-  not count it; an embedded one is still read, for its findings).
+  not count it; an embedded one is still read, for its findings). A material's ``alphaMode``
+  other than OPAQUE is in ``SceneFacts.alpha_modes`` (the policy: does a use read alpha). A
+  texture's own ``source`` that is neither PNG nor JPEG without the extension that allows it
+  is TB088 (``gltf_images``).
+- **EXT_lights_image_based**: each light a walked scene uses is one cubemap texture,
+  ``file#light/N``, its faces listed in ``SceneFacts.cube_faces`` (``gltf_images``).
 
 Hostile input: the JSON is refused above 64 MiB or above 1,000,000 objects and arrays or
 4,000,000 values (counted before parsing), nesting too deep for the parser is a finding,
@@ -75,6 +80,13 @@ from texbudget.model import (
 )
 from texbudget.readers import KNOWN_FILES, Source, read_bytes
 from texbudget.readers._common import read_upto
+from texbudget.readers.gltf_images import (
+    CORE_KINDS,
+    image_kind,
+    read_lights,
+    refused,
+    refused_message,
+)
 from texbudget.sizing.meshes import lod_of
 
 #: Largest glTF JSON (a .gltf file or a GLB JSON chunk) texbudget parses.
@@ -488,15 +500,20 @@ class _Document:
         self._read_buffers()
         self._read_views()
         meshes = self._read_meshes()
-        textures, image_ids = self._read_images()
-        usage, used_images, fallbacks = self._read_materials(image_ids)
+        textures, image_ids, kinds = self._read_images()
+        usage, used_images, fallbacks, alpha_modes = self._read_materials(image_ids, kinds)
         instances = self._walk_scene(meshes)
+        cubes, cube_faces, notes = read_lights(self.doc, self.rel, image_ids, {t.path: t for t in textures})
+        for code, message in notes:
+            self.note(code, message)
+        faces = {face for face, _ in cube_faces}
         for i, identity in enumerate(image_ids):
-            if i not in used_images:
+            if i not in used_images and identity not in faces:
                 self.note("TB081", f"image {i} ({identity}) is used by no material")
         self._more_notes()
-        scene = _make_scene(self.rel, instances, usage, fallbacks)
-        return _make_result(textures, tuple(meshes.values()), (scene,), tuple(self.found))
+        scene = _make_scene(path=self.rel, instances=instances, texture_usage=usage, fallbacks=fallbacks,
+                            alpha_modes=alpha_modes, cube_faces=tuple(cube_faces))
+        return _make_result(textures + tuple(cubes), tuple(meshes.values()), (scene,), tuple(self.found))
 
     # --- asset and extensions
 
@@ -836,10 +853,13 @@ class _Document:
 
     # --- images
 
-    def _read_images(self) -> tuple[tuple[TextureFacts, ...], list[str]]:
-        """TextureFacts of the embedded images and every image's identity, by index."""
+    def _read_images(self) -> tuple[tuple[TextureFacts, ...], list[str], list[str | None]]:
+        """TextureFacts of the embedded images, and every image's identity and declared
+        kind (``gltf_images.image_kind``; the data's own for an embedded one that declares
+        none), by index."""
         textures: list[TextureFacts] = []
         identities: list[str] = []
+        kinds: list[str | None] = []
         seq = _get_list(self.doc, "images", "images")
         for i, img in enumerate(seq):
             # Fast path: an external image by a plain relative URI to a file inside the root
@@ -850,6 +870,7 @@ class _Document:
                     rel = self._plain_rel(uri)
                     if rel is not None:
                         identities.append(rel)
+                        kinds.append(image_kind(img.get("mimeType"), uri))
                         continue
             where = f"image {i}"
             img = _item(seq, i, where)
@@ -887,7 +908,9 @@ class _Document:
             textures.extend(result.textures)
             self.found.extend(result.findings)
             identities.append(identity)
-        return tuple(textures), identities
+            kind = image_kind(mime, uri)
+            kinds.append(kind if kind is not None or not result.textures else result.textures[0].container)
+        return tuple(textures), identities, kinds
 
     def _view_bytes(self, v: int, where: str) -> bytes | None:
         view = self.views[v]
@@ -923,12 +946,17 @@ class _Document:
 
     # --- materials and textures
 
-    def _read_materials(self, image_ids: list[str]) -> tuple[tuple[tuple[str, str, str], ...], set[int], tuple[str, ...]]:
+    def _read_materials(self, image_ids: list[str], kinds: list[str | None]) -> tuple[
+            tuple[tuple[str, str, str], ...], set[int], tuple[str, ...], tuple[tuple[str, str], ...]]:
         """(image, material, slot) of every used texture slot, every image a used texture
-        names (its extension sources and its fallback), and the images that are only ever
-        a used texture's fallback (an extension source was chosen over them)."""
+        names (its extension sources and its fallback), the images that are only ever a used
+        texture's fallback (an extension source was chosen over them), and (material,
+        alphaMode) of the materials with slots that are not OPAQUE. Textures whose own
+        ``source`` is neither PNG nor JPEG without the extension that allows it are one TB088
+        per kind."""
         n_images = len(image_ids)
         texture_images: list[tuple[int | None, tuple[int, ...]]] = []  # (chosen image, all images)
+        wrong: dict[str, list[tuple[int, str]]] = {}  # kind -> (texture, image) of refused sources
         seq = _get_list(self.doc, "textures", "textures")
         for t, tex in enumerate(seq):
             # Fast path: no extension, and a valid or no source.
@@ -939,6 +967,9 @@ class _Document:
                     continue
                 if type(s) is int and 0 <= s < n_images:
                     texture_images.append((s, (s,)))
+                    kind = kinds[s]
+                    if kind is not None and kind not in CORE_KINDS:  # and no extension allows it
+                        wrong.setdefault(kind, []).append((t, image_ids[s]))
                     continue
             where = f"texture {t}"
             tex = _item(seq, t, where)
@@ -952,8 +983,14 @@ class _Document:
             s = _get_index(tex, "source", where, n_images, "image")
             if s is not None:
                 sources.append(s)
+                kind = kinds[s]
+                if kind is not None and refused(kind, tex.get("extensions")):
+                    wrong.setdefault(kind, []).append((t, image_ids[s]))
             texture_images.append((sources[0] if sources else None, tuple(sources)))
+        for kind, refused_sources in wrong.items():
+            self.note("TB088", refused_message(kind, refused_sources))
         usage: dict[tuple[str, str, str], None] = {}
+        alpha_modes: list[tuple[str, str]] = []
         used: set[int] = set()
         chosen_images: set[int] = set()
         passed_over: set[int] = set()  # sources after the chosen one (it is the first)
@@ -966,6 +1003,13 @@ class _Document:
                 slots = [(slot, _need_index(info, "index", info_where, n_textures, "texture"))
                          for slot, info, info_where in _texture_slots(_item(seq, m, where), where)]
             user = f"{self.rel}#material/{m}" if slots else ""
+            if slots and "alphaMode" in mat:
+                mode = mat["alphaMode"]
+                if mode not in ("OPAQUE", "MASK", "BLEND"):
+                    self.note("TB073", f"material {m}: alphaMode {json.dumps(mode)[:40]} is not OPAQUE, MASK or BLEND; its alpha is taken as read (BLEND)")
+                    mode = "BLEND"
+                if mode != "OPAQUE":
+                    alpha_modes.append((user, mode))
             for slot, t in slots:
                 chosen, all_sources = texture_images[t]
                 used.update(all_sources)
@@ -975,7 +1019,7 @@ class _Document:
                     if len(all_sources) > 1:
                         passed_over.update(all_sources[1:])
         fallbacks = tuple(image_ids[i] for i in sorted(passed_over - chosen_images))
-        return tuple(usage), used, fallbacks
+        return tuple(usage), used, fallbacks, tuple(alpha_modes)
 
     # --- URIs
 

@@ -474,8 +474,9 @@ class TexbudgetApp(App[int]):
         if facts is None:
             return None
         settings = self.settings(skip=key)
-        slots = list(dict.fromkeys(slot for scene in self.scan.scenes for tex, _, slot in scene.texture_usage if tex == key))
-        plan = policy.decide(facts, settings.policy, settings.rules, self.scan.engine.get(key), slots)
+        prepared = pipeline.prepare(self.scan)
+        plan = policy.decide(facts, settings.policy, settings.rules, self.scan.engine.get(key), prepared.slots.get(key, ()),
+                             alpha_unused=prepared.alpha_unused.get(key))
         return policy.price(plan, settings.budget.allocation_model)
 
     def write_what_if(self, key: str) -> int | None:
