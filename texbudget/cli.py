@@ -185,7 +185,8 @@ def resolve_target(paths: Sequence[str], config_flag: str | None, *, missing_ok:
 
     1. the folder of the config file found at or above the paths (one for all of them);
     2. else a single folder named;
-    3. else the top of the git work tree holding them all (a pre-commit hook runs there);
+    3. else, when the command runs inside the git work tree holding them all, its top (a
+       pre-commit hook runs there);
     4. else the folder holding the file, or the nearest folder holding all the paths.
 
     ``--config`` picks the file, not the root: 2 to 4 apply. A path that does not exist is a
@@ -241,8 +242,9 @@ def _root_of(named: Sequence):
         return named[0]
     folders = list(dict.fromkeys(_folders(named)))
     tops = {find_repository(f) for f in folders}
-    if len(tops) == 1 and None not in tops:
-        return tops.pop()
+    here = Path.cwd().resolve()
+    if len(tops) == 1 and None not in tops and (top := tops.pop()) in (here, *here.parents):
+        return top  # the command runs inside the work tree that holds the paths (pre-commit)
     try:
         common = Path(os.path.commonpath(folders))
     except ValueError:  # Windows: folders on different drives

@@ -181,9 +181,14 @@ def test_a_repository_is_the_root_from_anywhere(capsys, repo, monkeypatch):
     monkeypatch.chdir(repo / "textures")
     code, out, _ = run(capsys, "check", "broken.dds")
     assert out.splitlines()[0].startswith("textures/broken.dds: ")
+    monkeypatch.chdir(repo / "models")
+    code, out, _ = run(capsys, "scan", "../textures/mask.png", "--format", "json")
+    assert code == 0 and paths_in(out) == ["textures/mask.png"]
+    # run from outside the work tree, its top is not taken: the folder holding the file is
+    # (a home folder kept in git must not be read whole for one file in ~/Downloads)
     monkeypatch.chdir(repo.parent)
     code, out, _ = run(capsys, "scan", "game/textures/mask.png", "--format", "json")
-    assert code == 0 and paths_in(out) == ["textures/mask.png"]
+    assert code == 0 and paths_in(out) == ["mask.png"]
     # a single folder named is the root, as it always was
     code, out, _ = run(capsys, "scan", "game/textures", "--format", "json")
     assert code == 0 and paths_in(out) == ["mask.png"]
