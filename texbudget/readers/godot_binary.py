@@ -299,7 +299,7 @@ def read_doc(buf: Buffer, size: int) -> Doc:
 
 def _ints(value: object) -> list[int]:
     if isinstance(value, Packed) and isinstance(value.data, bytes):
-        return list(struct.unpack(f"<{value.count}i", value.data))
+        return list(struct.unpack(f"<{value.length}i", value.data))
     return []
 
 

@@ -99,7 +99,7 @@ def _int(value: object) -> int | None:
 
 
 def _bytes(value: object) -> int | None:
-    return value.count if isinstance(value, Packed) and value.type == "PackedByteArray" else None
+    return value.length if isinstance(value, Packed) and value.type == "PackedByteArray" else None
 
 
 def is_godot3_mesh(props: dict[str, object]) -> bool:
@@ -121,7 +121,7 @@ def array_mesh(path: str, name: str, props: dict[str, object],
     vertex_bytes = index_bytes = morph_bytes = 0
     skinned = False
     names = props.get("blend_shape/names")
-    shape_count = names.count if isinstance(names, Packed) else 0
+    shape_count = names.length if isinstance(names, Packed) else 0
     for i, surface in enumerate(surfaces):
         if not isinstance(surface, dict):
             notes.append(f"surface {i} is not a dictionary; it was not priced")

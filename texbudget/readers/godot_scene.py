@@ -33,6 +33,7 @@ other primitive meshes) is not priced; one TB105 note per file says how many the
 
 from __future__ import annotations
 
+import io
 import mmap
 import posixpath
 import re
@@ -63,6 +64,9 @@ _BINARY_MAGICS = (b"RSRC", b"RSCC")
 
 #: Suffixes of files Godot loads as resources (a reference to one is followed).
 RESOURCE_SUFFIXES = frozenset((".tscn", ".tres", ".escn", ".scn", ".res", ".mesh", ".lmbake"))
+#: Binary suffixes other programs use too (Ogre meshes, Windows resource scripts compiled):
+#: such a file without Godot's signature is only noted.
+SHARED_SUFFIXES = frozenset((".res", ".mesh"))
 #: Files Godot imports as textures, and as scenes (a ``Resource("res://…")`` names no type).
 IMAGE_SUFFIXES = frozenset((".png", ".jpg", ".jpeg", ".tga", ".bmp", ".tif", ".tiff", ".webp", ".gif", ".psd",
                             ".dds", ".ktx", ".ktx2", ".exr", ".hdr", ".svg"))
@@ -471,15 +475,27 @@ def read_godot_binary(src: Source) -> ReadResult:
             return ReadResult(findings=(findings.make(src.rel, "TB040", "the file is empty (0 bytes)"),))
         if head not in _BINARY_MAGICS:
             return _not_binary(src, head)
-        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as view:
+        try:  # a big mesh is read where it lies, not copied into memory
+            view = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        except (OSError, ValueError, io.UnsupportedOperation):  # bytes already in memory (prefetched), or no map
+            f.seek(0)
+            data = read_upto(f, MAX_TEXT_BYTES + 1)
+            if len(data) > MAX_TEXT_BYTES:
+                return ReadResult(findings=(findings.make(src.rel, "TB102", f"over {MAX_TEXT_BYTES // 2**20} MiB and cannot be mapped; not read"),))
+            return _binary(src, data)
+        with view:
             return _binary(src, view)
 
 
 def _not_binary(src: Source, head: bytes) -> ReadResult:
+    if len(head) < 4 and any(magic.startswith(head) for magic in _BINARY_MAGICS):
+        return ReadResult(findings=(findings.make(src.rel, "TB101", f"broken Godot binary resource: the file ends inside its signature ({head!r})"),))
     if head.startswith(b"[gd_") or head.startswith(b"\xef\xbb\xbf["):
         note = findings.make(src.rel, "TB003", f"the file is a Godot text resource named {src.suffix}; read as text")
         return ReadResult(findings=(note,)) + read_godot_text(src)
-    return ReadResult(findings=(findings.make(src.rel, "TB108", f"{src.suffix} file that is not a Godot resource (it starts with {head!r}); not read"),))
+    if src.suffix in SHARED_SUFFIXES:  # an Ogre .mesh, a Windows .res
+        return ReadResult(findings=(findings.make(src.rel, "TB108", f"{src.suffix} file that is not a Godot resource (it starts with {head!r}); not read"),))
+    return ReadResult(findings=(findings.make(src.rel, "TB101", f"not a Godot binary resource: it starts with {head!r}, not RSRC"),))
 
 
 def _binary(src: Source, buf: bytes | mmap.mmap) -> ReadResult:

@@ -50,12 +50,12 @@ class Ref(NamedTuple):
 
 
 class Packed(NamedTuple):
-    """A packed array: ``count`` elements (bytes for PackedByteArray, vectors for
+    """A packed array: ``length`` elements (bytes for PackedByteArray, vectors for
     PackedVector3Array). ``data`` holds the strings of a PackedStringArray, and in binary files
     the raw bytes of a PackedInt32Array; otherwise None."""
 
     type: str
-    count: int
+    length: int
     data: object = None
 
 
@@ -331,7 +331,7 @@ class _Parser:
         if name in ("Array", "Dictionary") and self.at_punct("["):
             return self.typed(name, depth)
         if name == "Object":
-            return self.object(depth)
+            return self.object_call(depth)
         if self.at_punct("("):  # NodePath("…"), RID(), Callable(), and constructors of later versions
             self.expect("(", f"after {name}")
             return Call(name, tuple(self.call_args(name, depth)))
@@ -405,7 +405,7 @@ class _Parser:
         self.expect(")", f"after {name}[…](…")
         return values
 
-    def object(self, depth: int) -> Call:
+    def object_call(self, depth: int) -> Call:
         """``Object(Type, "key": value, …)`` (an input event in project.godot)."""
         self.expect("(", "after Object")
         kind, type_name = self.token()
