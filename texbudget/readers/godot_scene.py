@@ -37,7 +37,6 @@ import io
 import mmap
 import posixpath
 import re
-from collections.abc import Iterator
 
 from texbudget import findings
 from texbudget.model import Finding, MeshFacts, ReadResult, SceneFacts, SceneRef
@@ -119,6 +118,12 @@ def edge_kind(type_name: str, path: str) -> str | None:
     if suffix in RESOURCE_SUFFIXES or (not suffix and not type_name):
         return "instance"
     return None
+
+
+def _instance_count(props: dict[str, object]) -> int:
+    """A MultiMesh's ``instance_count`` (0 when absent or not a count)."""
+    count = props.get("instance_count", 0)
+    return count if isinstance(count, int) and not isinstance(count, bool) and count >= 0 else 0
 
 
 def _surface_index(key: str) -> int | None:
@@ -307,9 +312,7 @@ class _Interpreter:
 
     def multimesh(self, sub_id: str, where: str, material: str, surfaces: tuple[str, ...]) -> None:
         props = self.subs[sub_id].props
-        count = props.get("instance_count", 0)
-        count = count if isinstance(count, int) and not isinstance(count, bool) and count >= 0 else 0
-        if not self.mesh(props.get("mesh"), where, count, material, surfaces) and material:
+        if not self.mesh(props.get("mesh"), where, _instance_count(props), material, surfaces) and material:
             self.add(self.rel, material, "material", where)
 
     # nodes
@@ -384,9 +387,7 @@ class _Interpreter:
             return
         if res.type == "MultiMesh":
             if not where:  # a MultiMesh .tres: its instances are placed by whoever loads it
-                count = res.props.get("instance_count", 0)
-                count = count if isinstance(count, int) and not isinstance(count, bool) and count >= 0 else 0
-                self.mesh(res.props.get("mesh"), where, count, "", ())
+                self.mesh(res.props.get("mesh"), where, _instance_count(res.props), "", ())
             for key, value in res.props.items():
                 if key != "mesh":
                     self.scan(value, holder, key, where)
@@ -511,8 +512,3 @@ def _binary(src: Source, buf: bytes | mmap.mmap) -> ReadResult:
         return ReadResult(findings=(findings.make(src.rel, "TB101", f"broken Godot binary resource: {exc}"),))
     return interpret(doc, src.rel)
 
-
-def iter_refs(result: ReadResult) -> Iterator[SceneRef]:
-    """Every edge of a result (tests and tools)."""
-    for scene in result.scenes:
-        yield from scene.refs

@@ -248,16 +248,21 @@ class _Parser:
     def array(self, depth: int) -> list:
         if depth > MAX_DEPTH:
             raise self.fail(f"values nested deeper than {MAX_DEPTH}")
+        return self.items("]", "an array", depth, trailing=True)
+
+    def items(self, close: str, what: str, depth: int, *, trailing: bool) -> list:
+        """Values separated by commas up to ``close`` (a last comma allowed when ``trailing``:
+        arrays allow one, constructors do not)."""
         out: list = []
         while True:
             kind, text = self.token()
-            if kind == "p" and text == "]":
+            if kind == "p" and text == close:
                 return out
             if out:
                 if kind != "p" or text != ",":
-                    raise self.fail(f"expected ',' or ']' in an array, got {text!r}")
+                    raise self.fail(f"expected ',' or '{close}' in {what}, got {text!r}")
                 kind, text = self.token()
-                if kind == "p" and text == "]":
+                if trailing and kind == "p" and text == close:
                     return out
             out.append(self.value(kind, text, depth))
 
@@ -338,16 +343,7 @@ class _Parser:
         raise self.fail(f"unexpected identifier {name!r}")
 
     def call_args(self, name: str, depth: int) -> list:
-        out: list = []
-        while True:
-            kind, text = self.token()
-            if kind == "p" and text == ")":
-                return out
-            if out:
-                if kind != "p" or text != ",":
-                    raise self.fail(f"expected ',' or ')' in {name}(), got {text!r}")
-                kind, text = self.token()
-            out.append(self.value(kind, text, depth + 1))
+        return self.items(")", f"{name}()", depth + 1, trailing=False)
 
     def byte_array(self) -> int:
         """The bytes of ``PackedByteArray(…)`` after its "(": decimal numbers or one base64
