@@ -5,6 +5,7 @@ code base is documented here; ``tests/unit/test_findings.py`` keeps the table an
 in step. Ranges: TB001–TB009 discovery and general, TB010–TB019 texture policy and deep scan,
 TB020–TB039 `check` limits and budgets, TB040–TB069 texture readers, TB070–TB099 glTF and
 mesh readers (TB090–TB095 FBX), TB100–TB119 engine scene readers, TB120–TB129 levels.
+mesh readers, TB100–TB109 Godot scenes and resources.
 """
 
 from __future__ import annotations
@@ -109,6 +110,17 @@ _TABLE: tuple[Code, ...] = (
     Code("TB123", W, "A level names an id (Godot uid://, Unity guid) that the project index does not know; what it would load is not priced.", "Re-import the project in the engine so its .uid / .meta files are written, and commit them."),
     Code("TB088", W, "A glTF texture's source image is neither PNG nor JPEG, without the extension that allows its format (a KTX2 without KHR_texture_basisu, a WebP without EXT_texture_webp, an AVIF without EXT_texture_avif, a DDS without MSFT_texture_dds; TGA and the rest have none): glTF loaders refuse it.", "Add the extension to the texture (its source the image, the texture's own source a PNG or JPEG fallback), or convert the image to PNG or JPEG."),
     Code("TB089", W, "An EXT_lights_image_based light is not the cubemap it declares: specularImageSize is not a power of two, it lists more levels than that size has, or a face's size is not the level's; it is priced as declared (extra levels dropped).", "Re-export the environment: square power-of-two faces, each level half the one before."),
+    # --- Godot scenes and resources (TB100–TB109)
+    Code("TB100", E, "A Godot text scene or resource (.tscn, .tres, .escn) breaks Godot's syntax (the message gives the line), or does not start with [gd_scene] or [gd_resource]; nothing in it was read.", "Open the file in the Godot editor and save it again, or fix the line the message names (a merge conflict often leaves such lines)."),
+    Code("TB101", E, "A Godot binary resource (.scn, .res, .mesh, .lmbake) is broken: no RSRC signature (.scn, .lmbake), cut short, or a count, offset or value type that does not fit the file; nothing in it was read.", "Re-save the resource in the Godot editor, or restore it from version control."),
+    Code("TB102", W, "A Godot binary resource texbudget does not read: compressed (RSCC), or of a format newer than Godot 4's; what it loads is not counted.", "Save it uncompressed (or as .tres/.tscn text) to have it priced."),
+    Code("TB103", W, "A Godot scene or resource refers to an ExtResource or SubResource id it does not declare; Godot loads nothing there, and that reference was not followed.", "Re-save the file in the Godot editor; a hand edit or a merge probably lost the declaration."),
+    Code("TB104", W, "Part of a Godot scene or resource could not be priced as declared: a mesh surface whose stored bytes disagree with its format flags (priced as stored), a surface or node table missing what it needs (not priced).", "Re-save the mesh or scene in the Godot editor; the message names the part."),
+    Code("TB105", INFO, "A Godot scene or resource holds content generated at load time or embedded in it (procedural textures, primitive meshes, an ImageTexture's image, Godot 3 mesh data); it is not priced.", "Nothing to do if it is small; bake it to a texture or mesh file to have it priced."),
+    Code("TB106", W, "A Godot scene or resource names a path that is absolute, leaves the scan root, or uses a scheme other than res:// and uid://; it was not followed.", "Use res:// paths inside the project, or scan from the project's root."),
+    Code("TB107", E, "A Godot text resource is larger than texbudget reads (256 MiB), or its values nest deeper than 64; it was not read.", "Split the resource (save big meshes as their own .res), or check the file is what its name says."),
+    Code("TB108", INFO, "A .mesh or .res file that is not a Godot resource (no RSRC signature: an Ogre mesh, a compiled Windows resource); it was not read.", "Nothing to do; exclude it in [scan] exclude to silence this."),
+    Code("TB109", W, "The Godot project index found a problem: a project.godot, .import or .uid file it cannot read, or one uid claimed by two files.", "Re-import the project in the Godot editor (Project > Reload Current Project), or delete the stray .uid / .import file."),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _TABLE}

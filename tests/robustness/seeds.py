@@ -30,6 +30,7 @@ from PIL import Image
 
 from tests.readers import factories as fx
 from tests.readers import fbx_factories as fbx
+from tests.readers import godot_factories as gf
 from tests.readers.gltf_factories import FLOAT, GltfBuilder, triangle_mesh
 from tests.readers.gltf_factories import png_bytes as gltf_png
 
@@ -59,7 +60,7 @@ class Seed:
     name: str  # file name; its suffix picks the reader
     data: bytes
     fields: tuple[Field, ...]
-    kind: str  # "texture" or "mesh"
+    kind: str  # "texture", "mesh" or "scene"
     companions: tuple[tuple[str, bytes], ...] = ()  # files beside it (a .gltf's .bin)
 
     @property
@@ -472,6 +473,148 @@ def _jpeg_with_icc() -> bytes:
     return out.getvalue()
 
 
+# --- Godot scenes and resources -------------------------------------------------------------------
+
+#: Godot 4 mesh format flags: vertex, uv, index, format version 2.
+_GODOT_FORMAT = 1 | 16 | 4096 | (1 << 35)
+
+
+def _godot_surface_text(vertices: int, material: str, b64: bool) -> str:
+    # position 12 B + uv 8 B per vertex, u16 indices of two triangles
+    return gf.text_surface(_GODOT_FORMAT, vertices, vertices * 12, vertices * 8, index_count=6, index_bytes=12,
+                           material=material, b64=b64)
+
+
+def _godot_scene() -> bytes:
+    """A level: an instanced prop, a mesh sub-resource placed with a material override, a
+    MultiMesh of 64 and a material with a texture."""
+    return f"""[gd_scene load_steps=6 format=3 uid="uid://btown"]
+
+[ext_resource type="PackedScene" uid="uid://bbarrel" path="res://props/barrel.tscn" id="1_b"]
+[ext_resource type="Texture2D" path="res://tex/wall.png" id="2_t"]
+[ext_resource type="Material" path="res://mat/iron.tres" id="3_m"]
+
+[sub_resource type="StandardMaterial3D" id="Wall"]
+albedo_texture = ExtResource("2_t")
+
+[sub_resource type="ArrayMesh" id="Block"]
+_surfaces = [{_godot_surface_text(4, 'SubResource("Wall")', b64=False)}]
+
+[sub_resource type="MultiMesh" id="Crowd"]
+transform_format = 1
+instance_count = 64
+mesh = SubResource("Block")
+
+[node name="Town" type="Node3D"]
+
+[node name="Barrel" parent="." instance=ExtResource("1_b")]
+
+[node name="Block" type="MeshInstance3D" parent="."]
+mesh = SubResource("Block")
+surface_material_override/0 = ExtResource("3_m")
+
+[node name="Crowd" type="MultiMeshInstance3D" parent="."]
+multimesh = SubResource("Crowd")
+""".encode()
+
+
+def _godot_mesh_text(kind: str) -> bytes:
+    head = ('[gd_resource type="ArrayMesh" load_steps=3 format=4 uid="uid://bwood"]\n\n' if kind == "tres"
+            else '[gd_scene load_steps=3 format=3]\n\n')
+    body = """[ext_resource type="Texture2D" path="wood.png" id="1"]
+
+[sub_resource type="StandardMaterial3D" id="Wood"]
+albedo_texture = ExtResource("1")
+roughness_texture = ExtResource("1")
+
+"""
+    surface = _godot_surface_text(5, 'SubResource("Wood")', b64=True)
+    surfaces = f"_surfaces = [{surface}]\n"
+    if kind == "tres":
+        return (head + body + "[resource]\nresource_name = \"Plank\"\n" + surfaces).encode()
+    return (head + body + '[sub_resource type="ArrayMesh" id="Plank"]\n' + surfaces
+            + '\n[node name="Export" type="Node3D"]\n\n[node name="Plank" type="MeshInstance3D" parent="."]\n'
+            + 'mesh = SubResource("Plank")\n').encode()
+
+
+def _godot_binary_surface(vertices: int) -> dict:
+    return {"format": _GODOT_FORMAT, "primitive": 3, "vertex_count": vertices,
+            "vertex_data": gf.V(gf.BYTES, bytes(vertices * 12)), "attribute_data": gf.V(gf.BYTES, bytes(vertices * 8)),
+            "aabb": gf.V(gf.AABB), "index_count": 6, "index_data": gf.V(gf.BYTES, bytes(12)), "material": gf.Sub(0)}
+
+
+def _godot_binary(kind: str) -> bytes:
+    material = ("Mat", "StandardMaterial3D", {"albedo_texture": gf.Ext(0), "albedo_color": gf.V(gf.COLOR)})
+    ext = [("Texture2D", "res://tex/rock.png", "uid://brock")]
+    if kind == "scn":
+        names = ["Town", "Node3D", "Rock", "MeshInstance3D", "mesh"]
+        nodes = [(-1, "Node3D", "Town", -1, []), (0, "MeshInstance3D", "Rock", -1, [("mesh", 0)])]
+        return gf.rsrc("PackedScene", ext, [material, ("Rock", "ArrayMesh", {"_surfaces": [_godot_binary_surface(7)]}),
+                                            ("", "PackedScene", {"_bundled": gf.bundled(names, [gf.Sub(1)], nodes)})],
+                       uid="uid://bscene")
+    if kind == "lmbake":
+        return gf.rsrc("LightmapGIData", [("TextureLayered", "res://level.exr", "uid://blight")], [
+            ("", "LightmapGIData", {"lightmap_textures": [gf.Ext(0)], "uses_spherical_harmonics": True,
+                                    "probe_data": {"bsp": gf.V(gf.INT32S, [0] * 6), "points": gf.V(gf.FLOAT32S, [0.0] * 3)}})])
+    vertices = {"res": 9, "mesh": 11}[kind]
+    return gf.rsrc("ArrayMesh", ext, [material, ("", "ArrayMesh", {"resource_name": "Rock", "_surfaces": [_godot_binary_surface(vertices)]})],
+                   fmt=5 if kind == "mesh" else 6, minor=2 if kind == "mesh" else 3)
+
+
+def _rsrc_fields(data: bytes) -> list[Field]:
+    """The header integers of a binary resource, found by walking it: format, the main type's
+    length, flags, string count and lengths, external and internal counts and entries, each
+    internal resource's type length and property count, and every surface's vertex_count."""
+    fields = [Field("big_endian", 4, "<I"), Field("ver_major", 12, "<I"), Field("ver_format", 20, "<I")]
+    pos = 24
+
+    def string(name: str) -> None:
+        nonlocal pos
+        fields.append(Field(name, pos, "<I"))
+        pos += 4 + struct.unpack_from("<I", data, pos)[0]
+
+    string("type_len")
+    fields.append(Field("flags", pos + 8, "<I"))
+    pos += 8 + 4 + 8 + 44
+    for table in ("string", "ext"):
+        count = struct.unpack_from("<I", data, pos)[0]
+        fields.append(Field(f"{table}_count", pos, "<I"))
+        pos += 4
+        for i in range(count):
+            string(f"{table}.{i}.len")
+            if table == "ext":
+                string(f"ext.{i}.path_len")
+                pos += 8
+    count = struct.unpack_from("<I", data, pos)[0]
+    fields.append(Field("int_count", pos, "<I"))
+    pos += 4
+    offsets = []
+    for i in range(count):
+        string(f"int.{i}.path_len")
+        fields.append(Field(f"int.{i}.offset", pos, "<Q"))
+        offsets.append(struct.unpack_from("<Q", data, pos)[0])
+        pos += 8
+    for i, offset in enumerate(offsets):
+        length = struct.unpack_from("<I", data, offset)[0]
+        fields += [Field(f"int.{i}.type_len", offset, "<I"), Field(f"int.{i}.props", offset + 4 + length, "<I")]
+    for m in re.finditer(rb"vertex_count\x00\x03\x00\x00\x00", data):  # the key, then an INT value
+        fields.append(Field("vertex_count", m.end(), "<i"))
+    return fields
+
+
+def _godot_seeds(add) -> None:
+    scene = _godot_scene()
+    add("town.tscn", scene, _dec_fields(scene, rb'"index_count": (\d+),.*"vertex_count": (\d+),.*instance_count = (\d+)',
+                                         ("index_count", "vertex_count", "instance_count")), "scene")
+    for name, kind in (("plank.tres", "tres"), ("export.escn", "escn")):
+        data = _godot_mesh_text(kind)
+        add(name, data, _dec_fields(data, rb'"format": (\d+),.*"index_count": (\d+),.*"vertex_count": (\d+),',
+                                    ("format", "index_count", "vertex_count")), "scene")
+    for name, kind in (("town.scn", "scn"), ("rock.res", "res"), ("rock.mesh", "mesh"), ("level.lmbake", "lmbake")):
+        data = _godot_binary(kind)
+        add(name, data, _rsrc_fields(data), "scene")
+
+
 @cache
 def all_seeds() -> tuple[Seed, ...]:
     """One Seed per reader path; every one reads clean (tests check it)."""
@@ -570,20 +713,31 @@ def all_seeds() -> tuple[Seed, ...]:
     for name, version in (("crate_ascii_7400.fbx", 7400), ("crate_ascii_6100.fbx", 6100)):
         text = _fbx_scene().ascii(version)
         add(name, text, _fbx_ascii_fields(text) if version >= 7000 else _dec_fields(text, rb"PolygonVertexIndex: (\d+),(\d+)", ("pvi0", "pvi1")), "mesh", rock)
+    _godot_seeds(add)
     return tuple(s)
 
 
 #: Containers that check their length: every cut inside ``checked_length`` bytes is an error.
 #: JPEG, GIF, TGA and PSD tolerate a cut payload (headers only are read); text meshes and the
 #: JSON of a .gltf may still parse when cut.
-STRICT_SUFFIXES = frozenset({".png", ".bmp", ".tif", ".tiff", ".webp", ".dds", ".ktx", ".ktx2", ".exr", ".hdr", ".glb", ".stl", ".fbx"})
+STRICT_SUFFIXES = frozenset({".png", ".bmp", ".tif", ".tiff", ".webp", ".dds", ".ktx", ".ktx2", ".exr", ".hdr", ".glb", ".stl", ".fbx",
+                             ".scn", ".res", ".mesh", ".lmbake"})
 #: Trailing bytes a reader does not check the length of: the EXR reader checks the header and
 #: the chunk offset table, not the chunks (64 payload bytes in these seeds), and of a
 #: multi-part file only the first header (the TB056 warning says so); a flat (not run-length)
 #: Radiance file needs one 4-byte pixel after its header.
-#: A binary FBX's footer (160 bytes after the top-level null record) is not read.
 _UNCHECKED_TAIL = {"scan.exr": 64, "zip.exr": 64, "flat.hdr": 4 * 4 * 2 - 4,
-                   "crate_7400.fbx": 160, "crate_7500.fbx": 160, "crate_6100.fbx": 160}
+                   # a binary FBX's footer (160 bytes after the top-level null record) is not read
+                   "crate_7400.fbx": 160, "crate_7500.fbx": 160, "crate_6100.fbx": 160,
+                   # a Godot binary resource ends with "RSRC", which the reader does not need
+                   "town.scn": 4, "rock.res": 4, "rock.mesh": 4, "level.lmbake": 4}
+#: Seeds whose only facts are SceneFacts (what a file loads): the JSON report does not list
+#: scene files yet (issue 23 wires levels into it), so a scan's report shows such a file only
+#: by its findings.
+SCENE_ONLY_SEEDS = frozenset({"level.lmbake"})
+#: Binary seeds whose suffix other programs use too (an Ogre .mesh, a Windows .res): content
+#: without Godot's signature is noted (TB108, info), not an error.
+SHARED_SUFFIX_SEEDS = frozenset({"rock.res", "rock.mesh"})
 #: Seeds that are text with no magic: empty, zero or random content may read as nothing.
 TEXT_SEEDS = frozenset({"two.obj", "cube_ascii.ply", "cube_ascii.stl", "cube.off", "embedded.gltf", "external.gltf",
                         "crate_ascii_7400.fbx", "crate_ascii_6100.fbx"})

@@ -53,7 +53,7 @@ def _ok(s: Seed, data: bytes, where: str, ws: harness.Workspace, what: object) -
 
 
 #: What each seed reads as, on disk: (facts, finding codes); textures as (container, width,
-#: height), meshes as (vertices, triangles).
+#: height), meshes as (vertices, triangles), engine scenes as (role, edges).
 SEED_FACTS = {
     "palette.png": ((("png", 16, 8),), ()),
     "grey16.png": ((("png", 16, 8),), ()),
@@ -101,6 +101,13 @@ SEED_FACTS = {
     "crate_6100.fbx": (((24, 12), (24, 12), (5, 3)), ()),  # FBX 6: each Model its own geometry
     "crate_ascii_7400.fbx": (((24, 12), (5, 3)), ()),
     "crate_ascii_6100.fbx": (((24, 12), (24, 12), (5, 3)), ()),
+    "town.tscn": (((4, 2), ("scene", 4)), ()),
+    "plank.tres": (((5, 2), ("resource", 2)), ()),
+    "export.escn": (((5, 2), ("scene", 3)), ()),
+    "town.scn": (((7, 2), ("scene", 2)), ()),
+    "rock.res": (((9, 2), ("resource", 1)), ()),
+    "rock.mesh": (((11, 2), ("resource", 1)), ()),
+    "level.lmbake": ((("resource", 1),), ()),
 }
 
 
@@ -115,7 +122,8 @@ def test_every_reader_has_seeds() -> None:
 def test_seed_reads_clean(s: Seed, ws: harness.Workspace) -> None:
     result = _ok(s, s.data, "disk", ws, "seed").result
     assert result is not None
-    facts = tuple((t.container, t.width, t.height) for t in result.textures) + tuple((m.vertices, m.triangles) for m in result.meshes)
+    facts = (tuple((t.container, t.width, t.height) for t in result.textures) + tuple((m.vertices, m.triangles) for m in result.meshes)
+             + tuple((sc.role, len(sc.refs)) for sc in result.scenes if sc.role))
     assert (facts, tuple(f.code for f in result.findings)) == SEED_FACTS[s.name]
 
 
@@ -191,6 +199,17 @@ FIELD_CASES = [
     ("crate_7500.fbx", "Objects/Geometry/Vertices.plen", 2**64 - 1, ["TB091"], 0, 0),
     ("crate_6100.fbx", "Objects/Model/Vertices.plen", 2**32 - 1, ["TB091"], 0, 0),
     ("crate_ascii_6100.fbx", "pvi0", 2**40, ["TB092"], 0, 2),  # the first Model's copy; the other two stay
+    ("town.tscn", "vertex_count", 2**40, ["TB104"], 0, 1),
+    ("town.tscn", "instance_count", 2**31 - 1, [], 0, 1),
+    ("plank.tres", "format", 0, ["TB104"], 0, 1),
+    ("plank.tres", "index_count", 1, ["TB104"], 0, 1),
+    ("town.scn", "ver_format", 7, ["TB102"], 0, 0),
+    ("town.scn", "string_count", 2**32 - 1, ["TB101"], 0, 0),
+    ("town.scn", "int.1.offset", 2**40, ["TB101"], 0, 0),
+    ("rock.res", "ver_major", 5, ["TB102"], 0, 0),
+    ("rock.res", "vertex_count", 2**31 - 1, ["TB104"], 0, 1),
+    ("rock.mesh", "type_len", 2**32 - 1, ["TB101"], 0, 0),
+    ("level.lmbake", "int.0.props", 2**31 - 1, ["TB101"], 0, 0),
 ]
 
 

@@ -24,7 +24,8 @@ from texbudget import findings
 from texbudget.model import Finding, ReadResult
 from texbudget.readers import _common
 
-#: suffix -> (kind, "module:function"); kind is "texture" or "mesh".
+#: suffix -> (kind, "module:function"); kind is "texture", "mesh" or "scene" (an engine scene
+#: or resource file, whose SceneFacts.refs say what it loads: docs/levels.md).
 _BY_SUFFIX: dict[str, tuple[str, str]] = {
     ".png": ("texture", "images:read_image"),
     ".jpg": ("texture", "images:read_image"),
@@ -48,6 +49,13 @@ _BY_SUFFIX: dict[str, tuple[str, str]] = {
     ".stl": ("mesh", "meshes:read_trimesh"),
     ".off": ("mesh", "meshes:read_trimesh"),
     ".fbx": ("mesh", "fbx:read_fbx"),
+    ".tscn": ("scene", "godot_scene:read_godot_text"),
+    ".tres": ("scene", "godot_scene:read_godot_text"),
+    ".escn": ("scene", "godot_scene:read_godot_text"),
+    ".scn": ("scene", "godot_scene:read_godot_binary"),
+    ".res": ("scene", "godot_scene:read_godot_binary"),
+    ".mesh": ("scene", "godot_scene:read_godot_binary"),
+    ".lmbake": ("scene", "godot_scene:read_godot_binary"),
 }
 
 #: magic prefix -> (container name, suffix whose reader handles it)
