@@ -253,3 +253,32 @@ def test_rule_format_errors_say_how_to_give_a_number():
     for given in ("vk:99999", True, 99999):
         with pytest.raises(ConfigError, match=r"is not a GPU format.*or a number: vk:37, dxgi:28$"):
             parse_rules([{"match": "a", "format": given}], "t.toml")
+
+
+#: What issue 21 changed in the rows the table had before (every other field of every such
+#: row is as it was): the new ids and the one family move.
+CHANGED_SINCE_ISSUE21 = {
+    ("R8G8_SNORM", "d3dfmt"): [117],  # D3DFMT_CxV8U8, V8U8's layout
+    ("D32_SFLOAT", "d3dfmt"): [82],  # D3DFMT_D32F_LOCKABLE
+    ("R4G4B4A4_UNORM", "dxgi_format"): 191, ("R4G4B4A4_UNORM", "dxgi_name"): "DXGI_FORMAT_A4B4G4R4_UNORM",
+    ("R8_SRGB", "gl_internal_format"): 0x8FBD,  # GL_SR8_EXT
+    ("R32_UINT", "family"): "integer",
+    ("BC3_UNORM", "dds_fourcc"): ["DXT4", "DXT5", "A2D5", "xGBR", "RxBG", "RBxG", "xRBG", "RGxB", "xGxR", "GXRB", "GRXB", "RXGB", "BRGX"],
+    ("BC5_UNORM", "dds_fourcc"): ["ATI2", "BC5U", "A2XY"],
+}
+
+
+def test_the_rows_from_before_the_whole_table_are_unchanged():
+    """The 116 rows of the table before issue 21 (tests/unit/data, written from its code):
+    every size and every field the same, but the listed additions."""
+    import dataclasses
+    import json
+    from pathlib import Path
+
+    before = json.loads((Path(__file__).parent / "data" / "formats_before_issue21.json").read_text(encoding="utf-8"))
+    assert len(before) == 116
+    for old in before:
+        new = dataclasses.asdict(formats.get(old["name"]))
+        for field, value in old.items():
+            now = list(new[field]) if isinstance(new[field], tuple) else new[field]
+            assert now == CHANGED_SINCE_ISSUE21.get((old["name"], field), value), (old["name"], field)

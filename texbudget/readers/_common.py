@@ -75,13 +75,16 @@ def read_upto(f: BinaryIO, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+_WIDE_CHANNELS = (("64", 64), ("32", 32), ("16", 16))
+
+
 def bit_depth_of(fmt: PixelFormat) -> int:
     """Bits per channel a format stores: 64 or 32 for 64/32-bit float/int, 16 for 16-bit
     and BC6H (half floats), 8 for everything else (8-bit, BCn, ETC, ASTC LDR, packed 10/11-bit)."""
     name = fmt.name
     if not fmt.compressed:
-        for bits in (64, 32, 16):
-            if str(bits) in name:
+        for text, bits in _WIDE_CHANNELS:
+            if text in name:
                 return bits
     if fmt.hdr:
         return 16
