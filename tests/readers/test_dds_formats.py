@@ -105,3 +105,50 @@ def test_dx10_nv12_mip_chain_and_array() -> None:
     data = fx.dds_bytes(64, 32, dxgi=103, mips=3, array_size=2, payload=2 * (3072 + 768 + 192))
     (f,) = _read(data).textures
     assert (f.stored_format, f.level_bytes) == ("NV12", (6144, 1536, 384))
+
+
+#: Legacy formats Pillow decodes, and so bounds: it reads exactly the payload texbudget
+#: requires (one byte less and it stops short).
+PILLOW_AGREES = {
+    "DXT1", "DXT3", "DXT5", "BC4U", "BC5U", "BC5S", "ATI1", "ATI2", "A8R8G8B8", "X8R8G8B8", "A8B8G8R8",
+    "X8B8G8R8", "G16R16", "A2R10G10B10", "A2B10G10R10", "R8G8B8", "R5G6B5", "A1R5G5B5", "X1R5G5B5",
+    "A8R3G3B2", "R3G3B2", "L8", "A8L8", "L8_NVTT1", "L16_NVTT1", "A8L8_NVTT1", "R32F_RGB", "P8",
+    "A4R4G4B4", "X4R4G4B4", "A4L4",
+}
+#: Where Pillow reads fewer bytes than DirectXTex: it takes the 8 in A8L8_ALT's bit count at
+#: its word and reads A8P8 as one byte a texel; texbudget sizes both as DirectXTex does (R8G8).
+PILLOW_READS_LESS = {"A8L8_ALT", "A8P8"}
+
+
+def _pillow_reads(data: bytes) -> bool | None:
+    """True when Pillow decodes the file, False when it runs out of data, None when it does
+    not know the format."""
+    import io
+
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            im.load()
+    except NotImplementedError:
+        return None
+    except (OSError, ValueError) as exc:
+        if "Unsupported bitcount" in str(exc):
+            return None
+        return False
+    return True
+
+
+def test_pillow_reads_the_payload_texbudget_requires() -> None:
+    agrees, reads_less = set(), set()
+    for e in LEGACY_MAP:
+        payload = _file_bytes(e)
+        whole, short = _pillow_reads(_legacy_file(e, payload)), _pillow_reads(_legacy_file(e, payload - 1))
+        if whole and short is False:
+            agrees.add(e.name)
+        elif whole and short:
+            reads_less.add(e.name)
+        else:
+            assert whole is None and short is None, e.name  # a format Pillow does not decode
+    assert agrees == PILLOW_AGREES
+    assert reads_less == PILLOW_READS_LESS
