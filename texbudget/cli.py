@@ -85,7 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_diff)
 
     p = sub.add_parser("formats", help="list the format table")
-    p.add_argument("--format", dest="output", default="text", help="text or json")
+    p.add_argument("names", nargs="*", metavar="FORMAT", help="only these (names, aliases, vk:N, dxgi:N, gl:N)")
+    p.add_argument("--family", help="only one family, e.g. astc, bc7, video, integer")
+    p.add_argument("--format", dest="output", default="text", help="text, json or csv")
     p.set_defaults(func=cmd_formats)
 
     p = sub.add_parser("cards", help="list the card table")
@@ -93,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_cards)
 
     p = sub.add_parser("size", help="the calculator: one texture's mip table and bytes")
-    p.add_argument("pixel_format", metavar="FORMAT", help="e.g. BC7_SRGB, BC1, RGBA8, ASTC_6x6")
+    p.add_argument("pixel_format", metavar="FORMAT", help="e.g. BC7_SRGB, BC1, RGBA8, ASTC_6x6, VK_FORMAT_R5G6B5_UNORM_PACK16, DXGI_FORMAT_NV12, vk:4, dxgi:85 (a bare number is a VkFormat)")
     p.add_argument("dims", metavar="WIDTHxHEIGHT[xDEPTH]")
     levels = p.add_mutually_exclusive_group()
     levels.add_argument("--mips", action="store_true", help="full mip chain")
@@ -119,17 +121,12 @@ def _write(text: str) -> None:
 
 
 def cmd_size(args: argparse.Namespace) -> int:
-    from texbudget import formats
     from texbudget.report.sizes import size_json, size_text
     from texbudget.sizing.textures import allocated_bytes, full_mip_count, mip_chain
     from texbudget.units import MAX_DIMENSION
 
     output = _check_output(args, ("text", "json"))
-    fmt = formats.find(args.pixel_format)
-    if fmt is None:
-        near = formats.nearest(args.pixel_format)
-        hint = f"; did you mean {', '.join(near)}?" if near else "; `texbudget formats` lists them"
-        raise UsageError(f"unknown format {args.pixel_format!r}{hint}")
+    fmt = _format_arg(args.pixel_format)
     parts = args.dims.lower().split("x")
     if not 2 <= len(parts) <= 3 or not all(p.isdigit() for p in parts):
         raise UsageError(f"size {args.dims!r}: use WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH, e.g. 4096x4096")
@@ -158,13 +155,42 @@ def cmd_size(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+_NUMBER_KINDS = {"vk": "VkFormat", "dxgi": "DXGI_FORMAT", "gl": "GL internal format"}
+
+
+def _format_arg(text: str):
+    """The format a FORMAT argument names (``formats.find``), or one usage-error line with
+    suggestions."""
+    from texbudget import formats
+
+    fmt = formats.find(text)
+    if fmt is not None:
+        return fmt
+    number = formats.parse_number(text)
+    if number is not None:
+        kind, code = number
+        raise UsageError(f"unknown format {text!r}: no {_NUMBER_KINDS[kind]} {code} in the table; `texbudget formats` lists them")
+    near = formats.nearest(text)
+    hint = f"; did you mean {', '.join(near)}?" if near else "; `texbudget formats` lists them"
+    raise UsageError(f"unknown format {text!r}{hint}")
+
+
 def cmd_formats(args: argparse.Namespace) -> int:
     from texbudget import formats
-    from texbudget.report.sizes import formats_json, formats_text
+    from texbudget.report.sizes import formats_csv, formats_json, formats_text
 
-    output = _check_output(args, ("text", "json"))
+    output = _check_output(args, ("text", "json", "csv"))
     rows = formats.all_formats()
-    _write(json.dumps(formats_json(rows), indent=2) if output == "json" else formats_text(rows))
+    if args.names:
+        rows = tuple(dict.fromkeys(_format_arg(name) for name in args.names))
+    if args.family is not None:
+        if args.family.lower() not in formats.FAMILIES:
+            raise UsageError(f"--family {args.family}: allowed values are {', '.join(formats.FAMILIES)}")
+        rows = tuple(f for f in rows if f.family == args.family.lower())
+    if output == "json":
+        _write(json.dumps(formats_json(rows), indent=2))
+    else:
+        _write(formats_csv(rows) if output == "csv" else formats_text(rows, whole=not args.names and args.family is None))
     return ExitCode.OK
 
 

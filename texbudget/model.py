@@ -72,7 +72,7 @@ class PixelFormat:
     srgb: bool
     hdr: bool
     compressed: bool
-    family: str  # "bc1".."bc7", "etc1", "etc2", "eac", "astc", "pvrtc1", "uncompressed", "depth", "basis"
+    family: str  # formats.FAMILIES: "uncompressed", "integer", "depth", "video", "bc1".."bc7", "etc1", "etc2", "eac", "astc", "pvrtc1", "pvrtc2", "basis"
     vk_format: int | None = None
     vk_name: str | None = None
     dxgi_format: int | None = None

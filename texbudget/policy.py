@@ -221,7 +221,7 @@ class Rule:
     platforms: tuple[str, ...] = ()  # empty = every platform
     note: str = ""
     keys: frozenset[str] = frozenset()
-    format_exact: bool = True  # False when the user wrote an alias ("BC7"): the role picks sRGB
+    format_exact: bool = True  # False when the user wrote an alias ("BC7"): the role picks sRGB (a name or number is exact)
 
     @property
     def where(self) -> str:
@@ -321,16 +321,19 @@ def parse_rules(raw: Sequence[Mapping[str, object]], source: str) -> tuple[Rule,
             values["role"] = role
         fmt_text = table.get("format")
         if fmt_text is not None:
+            if isinstance(fmt_text, int) and not isinstance(fmt_text, bool):
+                fmt_text = str(fmt_text)  # format = 37: a VkFormat, as formats.find reads a bare number
             fmt = formats.find(fmt_text) if isinstance(fmt_text, str) else None
             if fmt is None or fmt.transcodable:
                 near = formats.nearest(str(fmt_text)) if isinstance(fmt_text, str) else []
                 hint = f" (did you mean {', '.join(repr(x) for x in near)}?)" if near else ""
                 raise ConfigError(
                     f"{where}: format {fmt_text!r} is not a GPU format{hint}; "
-                    "allowed: the names `texbudget formats` lists, e.g. BC7_SRGB, BC5_UNORM, ASTC_6x6_SRGB, R8G8B8A8_UNORM"
+                    "allowed: the names `texbudget formats` lists, e.g. BC7_SRGB, BC5_UNORM, ASTC_6x6_SRGB, R8G8B8A8_UNORM, "
+                    "a Vulkan or DXGI name, or a number: vk:37, dxgi:28"
                 )
             values["format"] = fmt.name
-            values["format_exact"] = str(fmt_text).strip().upper().replace("-", "_") == fmt.name.upper()
+            values["format_exact"] = not formats.is_alias(str(fmt_text))
         max_size = table.get("max_size")
         if max_size is not None:
             if not isinstance(max_size, int) or isinstance(max_size, bool) or not 1 <= max_size <= 65536:

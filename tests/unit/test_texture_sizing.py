@@ -200,3 +200,45 @@ def test_each_level_is_level_dims_and_level_bytes(fmt, w, h, d, faces, layers, f
         dims = level_dims(w, h, d, k + first)
         assert (level.level, level.width, level.height, level.depth) == (k, *dims)
         assert level.bytes == level_bytes(fmt, *dims) * faces * layers
+
+
+# --- blocks of the whole table: 3D ASTC, 4:2:2, planar video, PVRTC2 -----------------------
+
+
+def test_astc_3d_chain_divides_depth_in_blocks():
+    """ASTC 3x3x3 64^3, full chain (KTX2 levelImages: num_blocks_z = ceil(d_i / 3)):
+    22^3, 11^3, 6^3, 3^3, 2^3, 1, 1 blocks of 16 bytes."""
+    chain = mip_chain(formats.get("ASTC_3x3x3_UNORM"), 64, 64, 64)
+    assert [m.bytes for m in chain] == [170368, 21296, 3456, 432, 128, 16, 16]
+    assert [m.depth for m in chain] == [64, 32, 16, 8, 4, 2, 1]
+
+
+def test_astc_3d_block_depth_on_a_flat_texture():
+    """A 2D image in a 3D-block format is one block deep: 4x4x4 on 16x16x1 = 4x4x1 blocks."""
+    assert level_bytes(formats.get("ASTC_4x4x4_UNORM"), 16, 16, 1) == 16 * 16
+    assert level_bytes(formats.get("ASTC_6x6x5_SRGB"), 100, 50, 7) == 17 * 9 * 2 * 16
+
+
+@pytest.mark.parametrize(("name", "w", "h", "expected"), [
+    ("G8B8G8R8_422_UNORM", 7, 3, 4 * 3 * 4),  # pairs of texels: ceil(7/2) = 4 blocks a row
+    ("G16B16G16R16_422_UNORM", 8, 8, 4 * 8 * 8),
+    ("NV12", 1920, 1080, 1920 * 1080 * 3 // 2),  # 3110400: Y plane + half-size UV plane
+    ("P010", 1920, 1080, 1920 * 1080 * 3),
+    ("NV11", 10, 2, 3 * 2 * 8),
+    ("R1_UNORM", 9, 3, 2 * 3),
+    ("PVRTC2_4BPP_UNORM", 1, 1, 8),  # no 2x2-block minimum (IMG_texture_compression_pvrtc2)
+    ("PVRTC2_2BPP_UNORM", 17, 5, 3 * 2 * 8),
+])
+def test_block_shapes(name, w, h, expected):
+    assert level_bytes(formats.get(name), w, h) == expected
+
+
+def test_alignment_tiles_count_blocks():
+    """D3D12's small-alignment test counts blocks: a 3D ASTC volume 64^3 in 3x3x3 blocks is
+    22^3 units of 128 bits, 3x3x6 = 54 tiles of 8x8x4 (> 16, 64 KiB); YUY2 256x64 is 128x64
+    units of 32 bits, 4x2 = 8 tiles of 32x32 (4 KiB)."""
+    assert not small_alignment_ok(formats.get("ASTC_3x3x3_UNORM"), 64, 64, 64)
+    assert small_alignment_ok(formats.get("ASTC_3x3x3_UNORM"), 24, 24, 24)  # 8^3 units: 1x1x2 tiles
+    assert small_alignment_ok(formats.get("G8B8G8R8_422_UNORM"), 256, 64)
+    assert not small_alignment_ok(formats.get("G8B8G8R8_422_UNORM"), 512, 128)  # 256x128 units: 8x4 = 32
+    assert not small_alignment_ok(formats.get("NV12"), 16, 16)  # 48-bit blocks: no standard tile

@@ -75,14 +75,17 @@ def read_upto(f: BinaryIO, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+_WIDE_CHANNELS = (("64", 64), ("32", 32), ("16", 16))
+
+
 def bit_depth_of(fmt: PixelFormat) -> int:
-    """Bits per channel a format stores: 32 for 32-bit float/int, 16 for 16-bit and BC6H
-    (half floats), 8 for everything else (8-bit, BCn, ETC, ASTC LDR, packed 10/11-bit)."""
+    """Bits per channel a format stores: 64 or 32 for 64/32-bit float/int, 16 for 16-bit
+    and BC6H (half floats), 8 for everything else (8-bit, BCn, ETC, ASTC LDR, packed 10/11-bit)."""
     name = fmt.name
-    if "32" in name and fmt.family in ("uncompressed", "depth"):
-        return 32
-    if "16" in name and fmt.family in ("uncompressed", "depth"):
-        return 16
+    if not fmt.compressed:
+        for text, bits in _WIDE_CHANNELS:
+            if text in name:
+                return bits
     if fmt.hdr:
         return 16
     return 8

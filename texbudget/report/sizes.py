@@ -33,7 +33,7 @@ def size_text(
     shape = f"{w}x{h}" + (f"x{d}" if d > 1 else "")
     extra = (" cube" if faces == 6 else "") + (f", {layers} layers" if layers > 1 else "")
     lines = [f"{fmt.name} {shape}{extra}: {len(mips)} level{'s' if len(mips) != 1 else ''}, "
-             f"{fmt.bits_per_pixel:g} bits/px, {fmt.block_width}x{fmt.block_height} blocks of {fmt.bytes_per_block} B"]
+             f"{fmt.bits_per_pixel:g} bits/px, {_block_text(fmt)} blocks of {fmt.bytes_per_block} B"]
     show_depth = d > 1
     head = f"{'level':>5}  {'width':>6}  {'height':>6}" + (f"  {'depth':>5}" if show_depth else "") + f"  {'bytes':>14}"
     lines.append(head)
@@ -53,19 +53,58 @@ def formats_json(rows: Sequence[PixelFormat]) -> list[dict]:
         "vk_format": f.vk_format, "vk_name": f.vk_name, "dxgi_format": f.dxgi_format,
         "dxgi_name": f.dxgi_name, "gl_internal_format": f.gl_internal_format,
         "dds_fourcc": list(f.dds_fourcc), "d3dfmt": list(f.d3dfmt), "aliases": list(f.aliases),
+        "signed": f.signed, "min_blocks": [f.min_blocks_x, f.min_blocks_y],
     } for f in rows]
 
 
-def formats_text(rows: Sequence[PixelFormat]) -> str:
-    lines = [f"{'name':<22} {'block':>5} {'B/blk':>5} {'bpp':>6}  {'vk':>10}  {'dxgi':>4}  {'gl':>6}  aliases"]
-    for f in rows:
-        gl = f"0x{f.gl_internal_format:04X}" if f.gl_internal_format else "-"
-        lines.append(
-            f"{f.name:<22} {f.block_width}x{f.block_height:<3} {f.bytes_per_block:>5} {f.bits_per_pixel:>6.2f}  "
-            f"{f.vk_format if f.vk_format is not None else '-':>10}  {f.dxgi_format if f.dxgi_format is not None else '-':>4}  "
-            f"{gl:>6}  {', '.join(f.aliases)}"
-        )
-    lines.append(f"{len(rows)} formats")
+def formats_csv(rows: Sequence[PixelFormat]) -> str:
+    """``formats_json``'s fields, one row a format; lists joined by spaces."""
+    import csv
+    import io
+
+    table = formats_json(rows)
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=list(table[0]) if table else ["name"], lineterminator="\r\n")
+    writer.writeheader()
+    for row in table:
+        writer.writerow({k: " ".join(str(x) for x in v) if isinstance(v, list) else ("" if v is None else v)
+                         for k, v in row.items()})
+    return buf.getvalue()
+
+
+def _block_text(f: PixelFormat) -> str:
+    return f"{f.block_width}x{f.block_height}" + (f"x{f.block_depth}" if f.block_depth > 1 else "")
+
+
+def formats_text(rows: Sequence[PixelFormat], whole: bool = False) -> str:
+    """The rows grouped by family (``formats.FAMILIES`` order), each group under its title
+    and count; the last line counts them (``whole``: by source, for the whole table)."""
+    from texbudget.formats import FAMILIES
+
+    width = max((len(f.name) for f in rows), default=4)
+    head = f"{'name':<{width}} {'block':>6} {'B/blk':>5} {'bpp':>6} {'vk':>10} {'dxgi':>4} {'gl':>6}  aliases"
+    lines = [head]
+    for family, title in FAMILIES.items():
+        group = [f for f in rows if f.family == family]
+        if not group:
+            continue
+        lines += ["", f"{family} — {title}; {len(group)} format{'s' if len(group) != 1 else ''}"]
+        for f in group:
+            gl = f"0x{f.gl_internal_format:04X}" if f.gl_internal_format else "-"
+            lines.append(
+                f"{f.name:<{width}} {_block_text(f):>6} {f.bytes_per_block:>5} {f.bits_per_pixel:>6.2f} "
+                f"{f.vk_format if f.vk_format is not None else '-':>10} {f.dxgi_format if f.dxgi_format is not None else '-':>4} "
+                f"{gl:>6}  {', '.join(f.aliases)}".rstrip()
+            )
+    lines.append("")
+    if whole:
+        vk = sum(f.vk_format is not None for f in rows)
+        dxgi = sum(f.vk_format is None and f.dxgi_format is not None for f in rows)
+        rest = len(rows) - vk - dxgi
+        lines.append(f"{len(rows)} formats: {vk} Vulkan formats (every single-plane VkFormat but *SCALED), "
+                     f"{dxgi} DXGI formats Vulkan has no twin for, {rest} others (ETC1, Basis Universal)")
+    else:
+        lines.append(f"{len(rows)} format{'s' if len(rows) != 1 else ''}")
     return "\n".join(lines)
 
 

@@ -110,15 +110,13 @@ def cap_levels(width: int, height: int, depth: int, levels: int, max_size: int |
 
 
 def _units(fmt: PixelFormat, width: int, height: int, depth: int) -> tuple[int, int, int, int] | None:
-    """(units x, y, z, bits per unit) for the D3D12 tile test; None when the format has no
-    standard tile shape (24-bit, 96-bit, planar depth/stencil)."""
+    """(units x, y, z, bits per unit) for the D3D12 tile test: blocks (texels for 1x1
+    formats, 4x4 blocks for BC); None when the format has no standard tile shape (24-bit,
+    96-bit, planar depth/stencil and video)."""
     bpu = fmt.bytes_per_block * 8
-    if fmt.compressed:
-        units = (_ceil_div(width, fmt.block_width), _ceil_div(height, fmt.block_height), depth)
-    else:
-        units = (width, height, depth)
     if bpu not in _TILE_4K_2D:
         return None
+    units = (_ceil_div(width, fmt.block_width), _ceil_div(height, fmt.block_height), _ceil_div(depth, fmt.block_depth))
     return (*units, bpu)
 
 
