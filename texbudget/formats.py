@@ -13,8 +13,9 @@ aliases (``BC7``, ``DXT1``, ``RGBA8``, ``RGBA16F``, ``ATI2``…), case-insensiti
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, lru_cache
 
 from texbudget.model import PixelFormat
 
@@ -167,6 +168,13 @@ def _rows() -> Iterator[PixelFormat]:
                           bytes_per_block=bpb, channels=4, srgb=False, hdr=False,
                           compressed=True, family="basis", transcodable=True,
                           aliases=("BASISLZ",) if name == "ETC1S" else ())
+    # Basis Universal HDR (basis_universal transcoder/basisu_transcoder.h; KTX-Software 5.0):
+    # UASTC HDR 4x4 is ASTC HDR 4x4 data (vkFormat ASTC_4x4_SFLOAT, DFD colour model 167),
+    # UASTC HDR 6x6 intermediate is supercompressed ASTC HDR 6x6 (vkFormat 0, model 168).
+    for name, side in (("UASTC_HDR_4x4", 4), ("UASTC_HDR_6x6i", 6)):
+        yield PixelFormat(name=name, block_width=side, block_height=side, block_depth=1,
+                          bytes_per_block=16, channels=3, srgb=False, hdr=True,
+                          compressed=True, family="basis", transcodable=True)
 
 
 # Extra ids that mean an existing row: typeless/X variants and the RGB GL enums of
@@ -230,8 +238,52 @@ def _indexes() -> dict[str, dict]:
 
 
 def find(name: str) -> PixelFormat | None:
-    """A format by canonical name, Vulkan or DXGI name, or alias; None when unknown."""
-    return _indexes()["name"].get(_key(name))
+    """A format by canonical name, Vulkan or DXGI name, or alias (or a ``DFD_…`` name of
+    ``self_sized``); None when unknown."""
+    key = _key(name)
+    return _indexes()["name"].get(key) or _self_sized_named(key)
+
+
+# --- formats a KTX2 file sizes itself ---------------------------------------------------------
+
+#: Texel block dimensions and bytesPlane0..7 are bytes in a data format descriptor: a side is
+#: 1..256 texels, a block at most 8 x 255 bytes.
+SELF_SIZED_MAX_SIDE, SELF_SIZED_MAX_BYTES = 256, 8 * 255
+_SELF_SIZED_KEY = re.compile(r"DFD_([1-9]\d{0,2})X([1-9]\d{0,2})X([1-9]\d{0,2})_([1-9]\d{0,3})B")
+
+
+# Cached and bounded: a hostile scan could name a new shape per file.
+@lru_cache(maxsize=256)
+def self_sized(block_width: int, block_height: int, block_depth: int, bytes_per_block: int) -> PixelFormat:
+    """The format of a KTX2 file whose vkFormat the table lacks (or is 0 with a data format
+    descriptor texbudget does not model), built from the descriptor's texel block dimensions
+    and bytesPlane0..7 (readers/ktx.py): ``DFD_4x4x1_16B`` is 4x4x1 blocks of 16 bytes.
+
+    It carries the block shape only: family "unknown" (no fix proposes another format for it;
+    a stored format is kept as stored anyway), ``channels`` 0, not sRGB, not HDR (the file's
+    facts say those), compressed when a block holds more than one texel. ``find`` resolves
+    the name, so a plan that names it prices like any other format. ValueError outside the
+    ranges a descriptor can hold."""
+    if not (all(1 <= v <= SELF_SIZED_MAX_SIDE for v in (block_width, block_height, block_depth))
+            and 1 <= bytes_per_block <= SELF_SIZED_MAX_BYTES):
+        raise ValueError(f"no data format descriptor gives {block_width}x{block_height}x{block_depth} blocks of {bytes_per_block} bytes")
+    return PixelFormat(
+        name=f"DFD_{block_width}x{block_height}x{block_depth}_{bytes_per_block}B",
+        block_width=block_width, block_height=block_height, block_depth=block_depth,
+        bytes_per_block=bytes_per_block, channels=0, srgb=False, hdr=False,
+        compressed=block_width * block_height * block_depth > 1, family="unknown",
+    )
+
+
+def _self_sized_named(key: str) -> PixelFormat | None:
+    match = _SELF_SIZED_KEY.fullmatch(key)
+    if match is None:
+        return None
+    w, h, d, n = (int(g) for g in match.groups())
+    try:
+        return self_sized(w, h, d, n)
+    except ValueError:
+        return None
 
 
 def get(name: str) -> PixelFormat:
