@@ -38,6 +38,8 @@ EXAMPLES: dict[str, tuple[str, Reader, bytes]] = {
     "TB054": ("r.hdr", read_hdr, fx.hdr_bytes(8, 8, resolution=b"8 by 8")),
     "TB055": ("g.ktx2", read_ktx2, fx.ktx2_bytes(16, 16, levels=0)),
     "TB056": ("mp.exr", read_exr, fx.exr_bytes(8, 8, parts=3)),
+    "TB057": ("v.ktx2", read_ktx2, fx.ktx2_bytes(16, 16, vk_format=1000288009)),  # ASTC 4x4x4: not in the table
+    "TB058": ("x.ktx2", read_ktx2, fx.ktx2_bytes(16, 16, vk_format=1000288009, level_lengths=[200])),
 }
 
 
