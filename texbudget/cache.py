@@ -55,8 +55,8 @@ from texbudget import __version__, findings
 from texbudget.model import Finding
 
 #: Bump when the table layout or the meaning of a stored value changes.
-SCHEMA = 5  # 2: SceneFacts.fallbacks; 3: SceneFacts.refs and role (levels); 4: alpha_modes, cube_faces;
-#            5: the whole format table (issue 21): KTX/KTX2/DDS files read otherwise
+SCHEMA = 6  # 2: SceneFacts.fallbacks; 3: SceneFacts.refs and role (levels); 4: alpha_modes, cube_faces;
+#            5: the whole format table (issue 21): KTX/KTX2/DDS files read otherwise; 6: KTX2 sized from its DFD, Basis HDR
 #: Stored in the file; a different value empties the cache (texbudget version / schema).
 CACHE_VERSION = f"{__version__}/{SCHEMA}"
 #: ``PRAGMA application_id`` of our files ("TBc1"), so another SQLite file at the path is

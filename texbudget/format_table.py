@@ -67,6 +67,10 @@ REFERENCE_DIFFERENCES: dict[str, Difference] = {
         "vk.xml", "blockSize 5", "always",
         "D3D allocates it as 64 bits (DXGI D32_FLOAT_S8X24_UINT, DirectXTex 64 bpp); Vulkan's 5 "
         "is nominal, drivers keep depth and stencil in separate planes (spec/textures.md §1.2)"),
+    "D16_UNORM_S8_UINT": Difference(
+        "vk.xml", "blockSize 3", "always",
+        "KTX 2.0 stores it as 4 bytes a texel (16 bits of depth, 8 of stencil, 8 unused; "
+        "§mipPadding), and no GPU allocates 24-bit texels; D3D has no such format"),
     "V408": Difference(
         "DirectXTex", "ComputePitch w*(h + (h>>1)*4): w*(3h-2) for odd h", "odd heights",
         "4:4:4 planar keeps three full planes, 3 bytes a texel; DirectXTex's formula drops two "
@@ -188,7 +192,7 @@ VULKAN: tuple[tuple[int, str, int, int | None, int | None], ...] = (
     (125, "X8_D24_UNORM_PACK32", 4, 0x81A6, None),
     (126, "D32_SFLOAT", 4, 0x8CAC, 40),
     (127, "S8_UINT", 1, 0x8D48, None),
-    (128, "D16_UNORM_S8_UINT", 3, None, None),
+    (128, "D16_UNORM_S8_UINT", 4, None, None),
     (129, "D24_UNORM_S8_UINT", 4, 0x88F0, 45),
     (130, "D32_SFLOAT_S8_UINT", 8, 0x8CAD, 20),
     (131, "BC1_RGB_UNORM_BLOCK", 8, 0x83F0, 71),
@@ -707,7 +711,15 @@ def other_rows() -> tuple[PixelFormat, ...]:
                     transcodable=True, aliases=ALIASES.get(name, ()))
         for name, bpb in (("ETC1S", 8), ("UASTC", 16))
     )
-    return (etc1, *basis)
+    # Basis Universal HDR (basis_universal transcoder/basisu_transcoder.h; KTX-Software 5.0):
+    # UASTC HDR 4x4 is ASTC HDR 4x4 data (vkFormat ASTC_4x4_SFLOAT, DFD colour model 167),
+    # UASTC HDR 6x6 intermediate is supercompressed ASTC HDR 6x6 (vkFormat 0, model 168).
+    hdr = tuple(
+        PixelFormat(name=name, block_width=side, block_height=side, block_depth=1, bytes_per_block=16,
+                    channels=3, srgb=False, hdr=True, compressed=True, family="basis", transcodable=True)
+        for name, side in (("UASTC_HDR_4x4", 4), ("UASTC_HDR_6x6i", 6))
+    )
+    return (etc1, *basis, *hdr)
 
 
 def build_rows() -> tuple[PixelFormat, ...]:

@@ -22,8 +22,9 @@ Where a bare DXGI name is also another row's canonical name, the canonical row w
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from texbudget import format_table
 from texbudget.format_table import ASTC_BLOCKS, FAMILIES
@@ -119,15 +120,16 @@ def parse_number(text: str) -> tuple[str, int] | None:
 
 
 def find(name: str) -> PixelFormat | None:
-    """A format by canonical name, Vulkan or DXGI name, alias or number (module docstring);
-    None when unknown."""
+    """A format by canonical name, Vulkan or DXGI name, alias or number (module docstring),
+    or a ``DFD_…`` name of ``self_sized``; None when unknown."""
     index = _indexes()
-    hit = index.name.get(_key(name))
+    key = _key(name)
+    hit = index.name.get(key)
     if hit is not None:
         return hit
     number = parse_number(name)
     if number is None:
-        return None
+        return _self_sized_named(key)
     kind, code = number
     return getattr(index, kind).get(code)
 
@@ -137,6 +139,48 @@ def is_alias(name: str) -> bool:
     canonical, Vulkan or DXGI name nor a number: a rule that names a format by alias lets the
     texture's role pick the sRGB or linear twin."""
     return _key(name) in _indexes().aliases
+
+
+# --- formats a KTX2 file sizes itself ---------------------------------------------------------
+
+#: Texel block dimensions and bytesPlane0..7 are bytes in a data format descriptor: a side is
+#: 1..256 texels, a block at most 8 x 255 bytes.
+SELF_SIZED_MAX_SIDE, SELF_SIZED_MAX_BYTES = 256, 8 * 255
+_SELF_SIZED_KEY = re.compile(r"DFD_([1-9]\d{0,2})X([1-9]\d{0,2})X([1-9]\d{0,2})_([1-9]\d{0,3})B")
+
+
+# Cached and bounded: a hostile scan could name a new shape per file.
+@lru_cache(maxsize=256)
+def self_sized(block_width: int, block_height: int, block_depth: int, bytes_per_block: int) -> PixelFormat:
+    """The format of a KTX2 file whose vkFormat the table lacks (or is 0 with a data format
+    descriptor texbudget does not model), built from the descriptor's texel block dimensions
+    and bytesPlane0..7 (readers/ktx.py): ``DFD_4x4x1_16B`` is 4x4x1 blocks of 16 bytes.
+
+    It carries the block shape only: family "unknown" (no fix proposes another format for it;
+    a stored format is kept as stored anyway), ``channels`` 0, not sRGB, not HDR (the file's
+    facts say those), compressed when a block holds more than one texel. ``find`` resolves
+    the name, so a plan that names it prices like any other format. ValueError outside the
+    ranges a descriptor can hold."""
+    if not (all(1 <= v <= SELF_SIZED_MAX_SIDE for v in (block_width, block_height, block_depth))
+            and 1 <= bytes_per_block <= SELF_SIZED_MAX_BYTES):
+        raise ValueError(f"no data format descriptor gives {block_width}x{block_height}x{block_depth} blocks of {bytes_per_block} bytes")
+    return PixelFormat(
+        name=f"DFD_{block_width}x{block_height}x{block_depth}_{bytes_per_block}B",
+        block_width=block_width, block_height=block_height, block_depth=block_depth,
+        bytes_per_block=bytes_per_block, channels=0, srgb=False, hdr=False,
+        compressed=block_width * block_height * block_depth > 1, family="unknown",
+    )
+
+
+def _self_sized_named(key: str) -> PixelFormat | None:
+    match = _SELF_SIZED_KEY.fullmatch(key)
+    if match is None:
+        return None
+    w, h, d, n = (int(g) for g in match.groups())
+    try:
+        return self_sized(w, h, d, n)
+    except ValueError:
+        return None
 
 
 def get(name: str) -> PixelFormat:

@@ -72,7 +72,7 @@ class PixelFormat:
     srgb: bool
     hdr: bool
     compressed: bool
-    family: str  # formats.FAMILIES: "uncompressed", "integer", "depth", "video", "bc1".."bc7", "etc1", "etc2", "eac", "astc", "pvrtc1", "pvrtc2", "basis"
+    family: str  # formats.FAMILIES: "uncompressed", "integer", "depth", "video", "bc1".."bc7", "etc1", "etc2", "eac", "astc", "pvrtc1", "pvrtc2", "basis", "unknown" (formats.self_sized)
     vk_format: int | None = None
     vk_name: str | None = None
     dxgi_format: int | None = None
@@ -134,7 +134,7 @@ class TextureFacts:
     color_space: str | None = None  # "srgb", "linear" or None when the file does not say
     disk_bytes: int = 0
     supercompression: str | None = None  # "BasisLZ", "Zstandard", "ZLIB", …
-    transcodable: str | None = None  # "ETC1S" or "UASTC" for Basis data (stored_format None)
+    transcodable: str | None = None  # Basis data (stored_format None): "ETC1S", "UASTC", "UASTC_HDR_4x4", "UASTC_HDR_6x6i"
     level_bytes: tuple[int, ...] = ()  # content bytes per stored level, when the file says
     mips_generate: bool = False  # KTX levelCount 0: the loader generates the chain
     grey: bool = False  # the header says the data is greyscale (L / LA modes)

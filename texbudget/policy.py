@@ -65,7 +65,11 @@ QUALITY_TIERS: Mapping[str, int] = MappingProxyType({"ultra": 0, "high": 1, "med
 RULE_KEYS: tuple[str, ...] = ("match", "role", "format", "max_size", "mips", "ignore", "platform", "note")
 _RULE_ACTIONS = ("role", "format", "max_size", "mips", "ignore")
 
-_TRANSCODE_KEYS = tuple(f"{k}_{v}" for k in ("uastc", "etc1s") for v in ("rgb", "rgba", "r", "rg"))
+#: A profile's Basis transcode targets: LDR payloads by channels, HDR ones (RGB only) by codec.
+_TRANSCODE_KEYS = (*(f"{k}_{v}" for k in ("uastc", "etc1s") for v in ("rgb", "rgba", "r", "rg")),
+                   "uastc_hdr_4x4", "uastc_hdr_6x6i")
+#: Basis HDR pseudo-formats (formats.py) -> their transcode key.
+_HDR_TRANSCODE = {"UASTC_HDR_4x4": "uastc_hdr_4x4", "UASTC_HDR_6x6i": "uastc_hdr_6x6i"}
 _PROFILE_KEYS = frozenset({
     "description", "family", "reference", "godot_target", "unity_build_target", "no_mips",
     "formats", "formats_alpha", "high_quality", "high_quality_alpha", "max_size", "transcode",
@@ -822,17 +826,13 @@ def _decide_transcoded(
     tier: int = 0, engine: EngineImport | None = None,
 ) -> TexturePlan:
     profile = settings.profile
-    kind = (facts.transcodable or "ETC1S").lower()
-    if kind not in ("etc1s", "uastc"):
-        kind = "etc1s"
-    variant = "r" if facts.channels == 1 else "rg" if facts.channels == 2 else "rgba" if facts.alpha else "rgb"
     srgb = facts.color_space == "srgb" if facts.color_space else role in COLOUR_ROLES
     rule_fmt = applied.get("format")
     if rule_fmt is not None:
         fmt = _rule_format(rule_fmt, role, srgb)
         reason = f"{rule_fmt[1].where}: format {fmt} (transcode target for {facts.transcodable})"
     else:
-        fmt = _srgb_twin(profile.transcode[f"{kind}_{variant}"], srgb)
+        fmt = _srgb_twin(profile.transcode[_transcode_key(facts)], srgb)
         reason = f"{facts.transcodable} → {fmt} ({settings.platform} transcode target)"
     if facts.mips_generate:
         levels, mips = sizing.full_mip_count(facts.width, facts.height, facts.depth), "generated"
@@ -855,6 +855,17 @@ def _decide_transcoded(
         decided_by=sys.intern(reason + note), tier_drop=tier_drop, max_size=max_size,
         streamed=levels > 1 and role != "ui",
     )
+
+
+def _transcode_key(facts: TextureFacts) -> str:
+    """The profile's ``[transcode]`` key for a Basis payload: the HDR codec (UASTC HDR is RGB
+    only), or the LDR codec and the channels the DFD gives (an unknown name counts as ETC1S)."""
+    name = facts.transcodable or "ETC1S"
+    if name in _HDR_TRANSCODE:
+        return _HDR_TRANSCODE[name]
+    kind = name.lower() if name in ("ETC1S", "UASTC") else "etc1s"
+    variant = "r" if facts.channels == 1 else "rg" if facts.channels == 2 else "rgba" if facts.alpha else "rgb"
+    return f"{kind}_{variant}"
 
 
 def _rule_format(hit: tuple[object, Rule], role: str, srgb: bool | None = None) -> str:

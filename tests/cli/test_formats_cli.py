@@ -68,12 +68,12 @@ def test_formats_text_groups_by_family_with_counts(capsys):
     code, out, _ = run(capsys, "formats")
     lines = out.splitlines()
     assert code == 0
-    assert lines[-1] == ("275 formats: 245 Vulkan formats (every single-plane VkFormat but *SCALED), "
-                         "27 DXGI formats Vulkan has no twin for, 3 others (ETC1, Basis Universal)")
+    assert lines[-1] == ("277 formats: 245 Vulkan formats (every single-plane VkFormat but *SCALED), "
+                         "27 DXGI formats Vulkan has no twin for, 5 others (ETC1, Basis Universal)")
     headings = [line for line in lines if " — " in line]
     assert [h.split(" — ")[0] for h in headings] == list(formats.FAMILIES)
     assert "astc — ASTC: 2D and 3D blocks, LDR (UNORM, sRGB) and HDR (SFLOAT); 72 formats" in headings
-    assert sum(int(h.rsplit("; ", 1)[1].split()[0]) for h in headings) == 275
+    assert sum(int(h.rsplit("; ", 1)[1].split()[0]) for h in headings) == 277
     row = next(line for line in lines if line.startswith("R5G6B5_UNORM "))
     assert row.split() == ["R5G6B5_UNORM", "1x1", "2", "16.00", "4", "85", "0x8D62", "RGB565,", "B5G6R5"]
     row = next(line for line in lines if line.startswith("ASTC_6x6x6_SRGB "))
@@ -92,7 +92,7 @@ def test_formats_by_name_number_and_family(capsys):
 def test_formats_csv(capsys):
     code, out, _ = run(capsys, "formats", "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert code == 0 and len(rows) == 275
+    assert code == 0 and len(rows) == 277
     nv12 = next(r for r in rows if r["name"] == "NV12")
     assert (nv12["block"], nv12["bytes_per_block"], nv12["dxgi_format"], nv12["vk_format"], nv12["family"]) == ("2 2 1", "6", "103", "", "video")
     bc1 = next(r for r in rows if r["name"] == "BC1_RGBA_UNORM")

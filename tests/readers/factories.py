@@ -16,6 +16,7 @@ import io
 import struct
 import zlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
@@ -203,20 +204,62 @@ def ktx1_bytes(
 # --- KTX2 -------------------------------------------------------------------------------------
 
 KTX2_MAGIC = b"\xabKTX 20\xbb\r\n\x1a\n"
-KHR_DF_MODEL_RGBSDA, KHR_DF_MODEL_ETC1S, KHR_DF_MODEL_UASTC, KHR_DF_MODEL_UASTC_HDR = 1, 163, 166, 167
+KHR_DF_MODEL_RGBSDA, KHR_DF_MODEL_ETC1S, KHR_DF_MODEL_UASTC = 1, 163, 166
+KHR_DF_MODEL_UASTC_HDR_4X4, KHR_DF_MODEL_UASTC_HDR_6X6I = 167, 168
+#: KHR_DF_SAMPLE_DATATYPE_* qualifiers (the high nibble of a sample's channelType byte)
+KHR_DF_LINEAR, KHR_DF_EXPONENT, KHR_DF_SIGNED, KHR_DF_FLOAT = 0x10, 0x20, 0x40, 0x80
+FLOAT_ONE, FLOAT_MINUS_ONE = 0x3F800000, 0xBF800000  # 1.0f and -1.0f as sampleUpper / sampleLower
+
+
+@dataclass(frozen=True, slots=True)
+class DfdSample:
+    """One sample of a basic descriptor block (Khronos Data Format Specification §"Sample
+    information"): ``bits`` is the real length (the file stores bits − 1)."""
+
+    bit_offset: int
+    bits: int
+    channel: int
+    qualifiers: int = 0
+    lower: int = 0
+    upper: int = 0xFFFFFFFF
+    position: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    def pack(self) -> bytes:
+        return struct.pack("<HBB4BII", self.bit_offset, self.bits - 1, self.channel | self.qualifiers,
+                           *self.position, self.lower, self.upper)
+
+
+def dfd_descriptor(
+    model: int, samples: Sequence[DfdSample], *, block: tuple[int, int, int] = (1, 1, 1),
+    planes: Sequence[int] = (), primaries: int = 1, transfer: int = 1, flags: int = 0, version: int = 2,
+) -> bytes:
+    """A whole data format descriptor: dfdTotalSize and one Khronos basic descriptor block
+    (vendorId 0, descriptorType 0, versionNumber 2 = KDF 1.3) with ``samples``; ``block`` is
+    the texel block's sides, ``planes`` bytesPlane0.. (the rest 0)."""
+    body = b"".join(s.pack() for s in samples)
+    head = struct.pack("<IHH", 0, version, 24 + len(body)) + bytes([model, primaries, transfer, flags])
+    head += bytes([block[0] - 1, block[1] - 1, block[2] - 1, 0]) + bytes((list(planes) + [0] * 8)[:8])
+    return struct.pack("<I", 4 + len(head) + len(body)) + head + body
 
 
 def dfd_bytes(model: int = KHR_DF_MODEL_RGBSDA, *, transfer: int = 1, primaries: int = 1,
               channel_ids: Sequence[int] = (0,), block: tuple[int, int] = (4, 4), bytes_plane0: int = 16) -> bytes:
-    """A data format descriptor with one Khronos basic block and one sample per channel id."""
-    samples = b"".join(struct.pack("<HBB4BII", 0, 127, cid & 0x0F, 0, 0, 0, 0, 0, 0xFFFFFFFF) for cid in channel_ids)
-    block_bytes = struct.pack("<IHH", 0, 2, 24 + len(samples)) + bytes([model, primaries, transfer, 0])
-    block_bytes += bytes([block[0] - 1, block[1] - 1, 0, 0]) + bytes([bytes_plane0, 0, 0, 0, 0, 0, 0, 0]) + samples
-    return struct.pack("<I", 4 + len(block_bytes)) + block_bytes
+    """A data format descriptor with one Khronos basic block and one whole-block sample per
+    channel id (the shape of a block-compressed format's descriptor)."""
+    samples = [DfdSample(0, 128, cid & 0x0F) for cid in channel_ids]
+    return dfd_descriptor(model, samples, block=(*block, 1), planes=(bytes_plane0,), primaries=primaries, transfer=transfer)
+
+
+def uastc_hdr_dfd(side: int) -> bytes:
+    """The descriptor basis_universal writes for UASTC HDR 4x4 (``side`` 4: colour model 167)
+    and UASTC HDR 6x6 intermediate (``side`` 6: model 168) data (``encoder/basisu_comp.cpp``):
+    BT.709 primaries, linear transfer, one 128-bit float sample of 0.0..1.0, 16 bytes a block."""
+    model = KHR_DF_MODEL_UASTC_HDR_4X4 if side == 4 else KHR_DF_MODEL_UASTC_HDR_6X6I
+    return dfd_descriptor(model, [DfdSample(0, 128, 0, KHR_DF_FLOAT, 0, FLOAT_ONE)], block=(side, side, 1), planes=(16,))
 
 
 def ktx2_bytes(
-    width: int, height: int, *, vk_format: int = 145, depth: int = 0, layers: int = 0,
+    width: int, height: int, *, vk_format: int = 145, type_size: int = 1, depth: int = 0, layers: int = 0,
     faces: int = 1, levels: int = 1, scheme: int = 0, dfd: bytes | None = None,
     kvd: bytes = b"", sgd: bytes = b"", block: tuple[int, int, int] = (4, 4, 16),
     level_lengths: Sequence[int] | None = None, uncompressed: Sequence[int] | None = None,
@@ -251,7 +294,7 @@ def ktx2_bytes(
         offsets[i] = pos
         pos += lengths[i]
     entries = list(index) if index is not None else [(offsets[i], lengths[i], uncompressed[i]) for i in range(n)]
-    header = KTX2_MAGIC + struct.pack("<13I", vk_format, 1, width, height, depth, layers, faces,
+    header = KTX2_MAGIC + struct.pack("<13I", vk_format, type_size, width, height, depth, layers, faces,
                                       levels, scheme, dfd_offset, len(dfd), kvd_offset, len(kvd))
     header += struct.pack("<2Q", sgd_offset, len(sgd))
     header += b"".join(struct.pack("<3Q", *e) for e in entries)

@@ -221,11 +221,59 @@ def test_ktx2_uastc_zstd() -> None:
     assert (f.transcodable, f.supercompression, f.level_bytes) == ("UASTC", "Zstandard", (256, 64, 16))
 
 
-def test_ktx2_uastc_hdr_is_astc_4x4_sfloat() -> None:
-    dfd = fx.dfd_bytes(fx.KHR_DF_MODEL_UASTC_HDR, channel_ids=(0,))
+@pytest.mark.parametrize(("scheme", "lengths"), [(0, None), (2, [300, 90, 30, 16, 16, 16]), (3, [310, 95, 32, 16, 16, 16])])
+def test_ktx2_uastc_hdr_4x4_is_a_transcodable_payload(scheme: int, lengths: list[int] | None) -> None:
+    """basis_universal writes UASTC HDR 4x4 as vkFormat ASTC_4x4_SFLOAT with DFD colour model
+    167; the policy transcodes it per platform (BC6H on desktop), so it is not a stored format."""
+    data = fx.ktx2_bytes(32, 32, vk_format=1000066000, levels=6, scheme=scheme, dfd=fx.uastc_hdr_dfd(4), level_lengths=lengths)
+    f = _one(_read2(data))
+    assert (f.stored_format, f.transcodable, f.hdr, f.channels, f.alpha, f.color_space, f.bit_depth) == (
+        None, "UASTC_HDR_4x4", True, 3, False, "linear", 16)
+    assert f.level_bytes == (1024, 256, 64, 16, 16, 16)  # 8x8 blocks of 16 B, then 4x4, 2x2, 1x1 ...
+    assert f.supercompression == (None, "BasisLZ", "Zstandard", "ZLIB")[scheme]
+
+
+def test_ktx2_astc_4x4_sfloat_with_a_plain_astc_dfd_stays_stored() -> None:
+    """ASTC HDR data that is not UASTC (DFD colour model 162, ASTC) is an ordinary stored format."""
+    dfd = fx.dfd_descriptor(162, [fx.DfdSample(0, 128, 0, fx.KHR_DF_FLOAT | fx.KHR_DF_SIGNED)], block=(4, 4, 1), planes=(16,))
     f = _one(_read2(fx.ktx2_bytes(32, 32, vk_format=1000066000, levels=6, dfd=dfd)))
-    assert (f.stored_format, f.hdr, f.transcodable, f.color_space) == ("ASTC_4x4_SFLOAT", True, None, "linear")
-    assert f.level_bytes == (1024, 256, 64, 16, 16, 16)
+    assert (f.stored_format, f.transcodable, f.hdr) == ("ASTC_4x4_SFLOAT", None, True)
+
+
+def _hdr_6x6i(scheme: int = 4, **kw: object) -> bytes:
+    return fx.ktx2_bytes(100, 60, vk_format=0, levels=7, scheme=scheme, dfd=fx.uastc_hdr_dfd(6), sgd=bytes(7 * 12),
+                         level_lengths=[900, 300, 100, 40, 20, 10, 10], **kw)  # type: ignore[arg-type]
+
+
+def test_ktx2_uastc_hdr_6x6_intermediate() -> None:
+    """vkFormat 0, DFD colour model 168, supercompression scheme 4 (KTX-Software 5.0,
+    basis_universal): level_bytes are the ASTC HDR 6x6 blocks it decodes to, 16 B each."""
+    f = _one(_read2(_hdr_6x6i()))
+    assert (f.stored_format, f.transcodable, f.supercompression, f.hdr, f.channels, f.alpha) == (
+        None, "UASTC_HDR_6x6i", "UASTC HDR 6x6i", True, 3, False)
+    # 100x60: 17x10 blocks, 50x30: 9x5, 25x15: 5x3, 12x7: 2x2, 6x3, 3x1, 1x1: one block each
+    assert f.level_bytes == (170 * 16, 45 * 16, 15 * 16, 4 * 16, 16, 16, 16)
+
+
+def test_ktx2_uastc_hdr_6x6i_of_basis_universal_2_0_uses_basislz() -> None:
+    """basis_universal 1.6 and 2.0 wrote the 6x6 intermediate with scheme 1 (BasisLZ); its
+    transcoder still reads such files, so they are no rule break here."""
+    f = _one(_read2(_hdr_6x6i(scheme=1)))
+    assert (f.transcodable, f.supercompression) == ("UASTC_HDR_6x6i", "BasisLZ")
+
+
+def test_ktx2_uastc_hdr_6x6i_with_another_scheme_is_a_warning() -> None:
+    result = _read2(_hdr_6x6i(scheme=2, uncompressed=[2720, 720, 240, 64, 16, 16, 16]))
+    f = _one(result, ("TB055",))
+    assert f.transcodable == "UASTC_HDR_6x6i"
+    assert result.findings[0].message == ("KTX2 UASTC_HDR_6x6i data with supercompression Zstandard; "
+                                          "its writers use UASTC HDR 6x6i or BasisLZ")
+
+
+def test_ktx2_scheme_4_on_other_data_is_a_warning() -> None:
+    result = _read2(fx.ktx2_bytes(16, 16, vk_format=145, scheme=4, level_lengths=[100]))
+    _one(result, ("TB055",))
+    assert "it is defined for UASTC HDR 6x6 intermediate data only" in result.findings[0].message
 
 
 def test_ktx2_bc6h_cube_matches_spec_vector_10() -> None:
@@ -292,9 +340,9 @@ KTX2_BROKEN = [
     ("absurd width", fx.ktx2_bytes(2**31, 16, level_lengths=[16]), "TB045"),
     ("absurd height", fx.ktx2_bytes(16, 2**31, level_lengths=[16]), "TB045"),
     ("absurd layers", fx.ktx2_bytes(16, 16, layers=2**31, level_lengths=[16]), "TB045"),
-    ("unknown vkFormat", fx.ktx2_bytes(16, 16, vk_format=99999), "TB046"),
-    ("vkFormat 0 without basis model", fx.ktx2_bytes(16, 16, vk_format=0), "TB046"),
+    ("unknown vkFormat without dfd", fx.ktx2_bytes(16, 16, vk_format=99999, dfd=b""), "TB046"),
     ("vkFormat 0 without dfd", fx.ktx2_bytes(16, 16, vk_format=0, dfd=b""), "TB046"),
+    ("unknown vkFormat, level index off the dfd", fx.ktx2_bytes(16, 16, vk_format=99999, level_lengths=[255]), "TB058"),
     ("too many levels", fx.ktx2_bytes(64, 64, levels=8), "TB047"),
     ("absurd level count", fx.ktx2_bytes(64, 64, levels=2**32 - 1, index=[(0, 0, 0)]), "TB047"),
     ("five faces", fx.ktx2_bytes(16, 16, faces=5), "TB048"),

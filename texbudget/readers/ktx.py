@@ -13,12 +13,24 @@ cubemap ``imageSize`` is one face) and against the file length, by walking the l
 headers with seeks.
 
 KTX2: the level index is validated (inside the file, not inside the header, not
-overlapping, at most floor(log2(max dim)) + 1 levels). For a plain vkFormat the computed
-per-level bytes must equal each level's ``uncompressedByteLength`` (``byteLength`` without
-supercompression); ETC1S (DFD colour model 163, BasisLZ) and UASTC (166) are reported as
-``transcodable`` with ``stored_format`` None, alpha from the DFD samples. UASTC HDR 4x4 files
-carry vkFormat ASTC_4x4_SFLOAT: they are reported as that stored format (hdr True), which is
-also their exact GPU size when transcoded to BC6H (16 bytes per 4x4 block either way).
+overlapping, at most floor(log2(max dim)) + 1 levels). For a vkFormat of texbudget's table the
+computed per-level bytes must equal each level's ``uncompressedByteLength`` (``byteLength``
+without supercompression); a difference is a TB053 warning, the table's size is used.
+
+A vkFormat the table lacks, or vkFormat 0 with a colour model texbudget does not model, is
+sized from the file's own data format descriptor (``readers/dfd.py``): its texel block
+dimensions and bytesPlane0..7 make a ``formats.self_sized`` format (``DFD_4x4x1_16B``), a
+TB057 warning names it, and the level index must agree with it exactly (nothing else tells
+which is right, so a difference is the TB058 error); a descriptor that breaks the rules is
+TB054, none at all TB046.
+
+Basis Universal payloads are reported as ``transcodable`` with ``stored_format`` None (the
+policy picks the GPU format per platform): ETC1S (vkFormat 0, DFD colour model 163,
+BasisLZ), UASTC LDR 4x4 (vkFormat 0, model 166), UASTC HDR 4x4 (vkFormat ASTC_4x4_SFLOAT,
+model 167) and UASTC HDR 6x6 intermediate (vkFormat 0, model 168, supercompression scheme
+4) — the vkFormats, models and scheme as basis_universal writes and reads them
+(``encoder/basisu_comp.cpp``, ``ktx2_transcoder::init``). Alpha comes from the DFD samples
+(UASTC HDR has none).
 """
 
 from __future__ import annotations
@@ -30,6 +42,7 @@ from typing import BinaryIO
 from texbudget import findings, formats
 from texbudget.model import Finding, PixelFormat, ReadResult
 from texbudget.readers import Source
+from texbudget.readers import dfd as khr_dfd
 from texbudget.readers._common import (
     MAX_LAYERS,
     bit_depth_of,
@@ -49,10 +62,29 @@ KTX2_HEADER_BYTES = 80
 KTX2_LEVEL_ENTRY = 24
 ENDIAN_REF = 0x04030201
 
-SUPERCOMPRESSION = {0: None, 1: "BasisLZ", 2: "Zstandard", 3: "ZLIB"}
+#: Scheme 4 is reserved in the published KTX 2.0 spec; KTX-Software 5.0
+#: (``KTX_SS_UASTC_HDR_6x6_INTERMEDIATE``) and basis_universal (``KTX2_SS_UASTC_HDR_6x6I``)
+#: give it to UASTC HDR 6x6 intermediate data.
+SUPERCOMPRESSION = {0: None, 1: "BasisLZ", 2: "Zstandard", 3: "ZLIB", 4: "UASTC HDR 6x6i"}
 MODEL_ETC1S = 163
 MODEL_UASTC = 166
-MODEL_UASTC_HDR = 167
+MODEL_UASTC_HDR_4X4 = 167
+MODEL_UASTC_HDR_6X6I = 168
+VK_ASTC_4X4_SFLOAT = 1000066000
+#: (vkFormat, DFD colour model) -> (Basis HDR pseudo-format, the schemes its writers use).
+#: UASTC HDR 4x4 is ASTC HDR 4x4 data under vkFormat ASTC_4x4_SFLOAT, raw, Zstandard or ZLIB
+#: (KTX-Software writes all three); UASTC HDR 6x6i has vkFormat 0 and scheme 4, BasisLZ in
+#: files of basis_universal 1.6 and 2.0 (its ``ktx2_transcoder::init`` accepts both).
+_BASIS_HDR: dict[tuple[int, int | None], tuple[str, tuple[int, ...]]] = {
+    (VK_ASTC_4X4_SFLOAT, MODEL_UASTC_HDR_4X4): ("UASTC_HDR_4x4", (0, 2, 3)),
+    (0, MODEL_UASTC_HDR_6X6I): ("UASTC_HDR_6x6i", (4, 1)),
+}
+#: vkFormats KTX2 prohibits (spec §"Prohibited Formats"): *_SCALED and multi-planar.
+_PROHIBITED = frozenset((11, 12, 18, 19, 25, 26, 32, 33, 39, 40, 46, 47, 53, 54, 60, 61, 66, 67,
+                         72, 73, 79, 80, 86, 87, 93, 94,
+                         *range(1000156002, 1000156007), *range(1000156012, 1000156017),
+                         *range(1000156022, 1000156027), *range(1000156029, 1000156034),
+                         *range(1000330000, 1000330004)))
 TRANSFER_LINEAR, TRANSFER_SRGB = 1, 2
 #: bytes of a DFD read at most: the basic block header (24) and up to 60 samples
 DFD_READ_LIMIT = 24 + 4 + 60 * 16
@@ -278,45 +310,63 @@ def read_ktx2(src: Source) -> ReadResult:
     model, transfer, sample_ids = parsed
 
     transcodable: str | None = None
-    fmt: PixelFormat | None = None
-    if vk_format == 0:
-        if model == MODEL_ETC1S:
-            transcodable = "ETC1S"
-            channels = min(4, sum(_ETC1S_CHANNELS.get(c, 1) for c in sample_ids) or 3)
-            alpha = _ETC1S_ALPHA in sample_ids
-            if scheme != 1:
-                notes.append(findings.make(src.rel, "TB055", f"KTX2 ETC1S data with supercompression {supercompression or 'none'}; the spec requires BasisLZ"))
-        elif model == MODEL_UASTC:
-            transcodable = "UASTC"
-            channels, alpha = _UASTC_CHANNELS.get(sample_ids[0] if sample_ids else 0, (4, True))
-        else:
-            shown = f"colour model {model}" if model is not None else "no data format descriptor"
-            return fail(src.rel, "TB046", f"KTX2 vkFormat 0 (undefined) with {shown}: not ETC1S or UASTC, nothing texbudget can size")
+    fmt: PixelFormat | None = None  # the stored format: the table's, or the file's own DFD's
+    own: khr_dfd.Descriptor | None = None  # set when the DFD sizes the file (TB057)
+    hdr = False
+    if vk_format == 0 and model == MODEL_ETC1S:
+        transcodable = "ETC1S"
+        channels = min(4, sum(_ETC1S_CHANNELS.get(c, 1) for c in sample_ids) or 3)
+        alpha = _ETC1S_ALPHA in sample_ids
+        if scheme != 1:
+            notes.append(findings.make(src.rel, "TB055", f"KTX2 ETC1S data with supercompression {supercompression or 'none'}; the spec requires BasisLZ"))
+    elif vk_format == 0 and model == MODEL_UASTC:
+        transcodable = "UASTC"
+        channels, alpha = _UASTC_CHANNELS.get(sample_ids[0] if sample_ids else 0, (4, True))
+    elif (vk_format, model) in _BASIS_HDR:
+        transcodable, schemes = _BASIS_HDR[vk_format, model]
+        channels, alpha, hdr = 3, False, True  # UASTC HDR has no alpha (basis_universal)
+        if scheme not in schemes:
+            notes.append(findings.make(src.rel, "TB055", f"KTX2 {transcodable} data with supercompression {supercompression or 'none'}; its writers use {' or '.join(SUPERCOMPRESSION[k] or 'none' for k in schemes)}"))
     else:
-        fmt = formats.by_vk(vk_format)
+        fmt = formats.by_vk(vk_format) if vk_format else None
         if fmt is None or fmt.transcodable:
-            return fail(src.rel, "TB046", f"KTX2 vkFormat {vk_format} is not a format texbudget knows")
-        channels, alpha = fmt.channels, fmt.alpha
+            got = _self_sized(src.rel, vk_format, model, dfd, dfd_length, scheme)
+            if isinstance(got, ReadResult):
+                return got
+            fmt, own, note = got
+            notes.append(note)
+            channels, alpha, hdr = own.channels, own.alpha, own.hdr
+        else:
+            channels, alpha, hdr = fmt.channels, fmt.alpha, fmt.hdr
         if scheme == 1:
             notes.append(findings.make(src.rel, "TB055", f"KTX2 {fmt.name} data with BasisLZ supercompression; BasisLZ is defined for ETC1S only"))
         if generate and fmt.compressed:
             notes.append(findings.make(src.rel, "TB055", f"KTX2 levelCount 0 (generate mips) with block-compressed {fmt.name}; the spec forbids it"))
+    if scheme == 4 and transcodable != "UASTC_HDR_6x6i":
+        notes.append(findings.make(src.rel, "TB055", f"KTX2 supercompressionScheme 4 (UASTC HDR 6x6i) with {fmt.name if fmt else transcodable} data; it is defined for UASTC HDR 6x6 intermediate data only"))
 
-    sized = fmt if fmt is not None else (formats.get("UASTC") if transcodable == "UASTC" else None)
+    sized = fmt if fmt is not None else (formats.get(transcodable) if transcodable and transcodable != "ETC1S" else None)
     computed: tuple[int, ...] = ()
     if sized is not None:
         computed = tuple(m.bytes for m in mip_chain(sized, w, h, d, levels=levels, faces=faces, layers=layers))
         mismatch = _level_mismatches(entries, computed, scheme)
         if mismatch:
-            shown = "; ".join(f"level {i}: {field} {got}, expected {want}" for i, field, got, want in mismatch[:3])
-            notes.append(findings.make(src.rel, "TB053", f"KTX2 level index disagrees with {sized.name} {w}x{h}: {shown}" + (" …" if len(mismatch) > 3 else "")))
+            shown = "; ".join(f"level {i}: {field} {got}, expected {want}" for i, field, got, want in mismatch[:3]) + (" …" if len(mismatch) > 3 else "")
+            size_text = f"{w}x{h}" + (f"x{d}" if d > 1 else "")
+            if own is not None:  # nothing else tells which of the two is right
+                return fail(src.rel, "TB058", f"KTX2 level index disagrees with the file's data format descriptor ({_shape(sized)}) for {size_text}: {shown}")
+            notes.append(findings.make(src.rel, "TB053", f"KTX2 level index disagrees with {sized.name} {size_text}: {shown}"))
 
     if transfer == TRANSFER_SRGB or (fmt is not None and fmt.srgb):
         color_space: str | None = "srgb"
-    elif transfer == TRANSFER_LINEAR or (fmt is not None and fmt.hdr):
+    elif transfer == TRANSFER_LINEAR or hdr:
         color_space = "linear"
     else:
         color_space = color_space_of(fmt) if fmt is not None else None
+    if own is not None:
+        bit_depth = own.bit_depth
+    else:
+        bit_depth = bit_depth_of(fmt) if fmt is not None else (16 if hdr else 8)
 
     facts = new_texture(  # positional (TextureFacts' field order): a keyword call costs a µs more
         src.rel,  # path
@@ -330,8 +380,8 @@ def read_ktx2(src: Source) -> ReadResult:
         fmt.name if fmt is not None else None,  # stored_format
         channels,
         alpha,
-        bit_depth_of(fmt) if fmt is not None else 8,  # bit_depth
-        fmt.hdr if fmt is not None else False,  # hdr
+        bit_depth,
+        hdr,
         color_space,
         size,  # disk_bytes
         supercompression,
@@ -340,6 +390,38 @@ def read_ktx2(src: Source) -> ReadResult:
         generate,  # mips_generate
     )
     return texture_result(facts, notes)
+
+
+def _shape(fmt: PixelFormat) -> str:
+    n = fmt.bytes_per_block
+    return f"{fmt.block_width}x{fmt.block_height}x{fmt.block_depth} blocks of {n} byte{'s' if n != 1 else ''}"
+
+
+def _self_sized(
+    rel: str, vk_format: int, model: int | None, dfd: bytes, dfd_length: int, scheme: int,
+) -> tuple[PixelFormat, khr_dfd.Descriptor, Finding] | ReadResult:
+    """The format a KTX2 file's own data format descriptor gives when texbudget's table lacks
+    its vkFormat (or vkFormat is 0 with a model texbudget does not model): a TB057 note naming
+    what was assumed, or TB046 (no descriptor) / TB054 (a descriptor that breaks the rules)."""
+    if vk_format:
+        what = f"KTX2 vkFormat {vk_format} is not in texbudget's table"
+    elif model is None:
+        what = "KTX2 vkFormat 0 (undefined) names no format"
+    else:
+        what = f"KTX2 vkFormat 0 (undefined) with colour model {model} ({khr_dfd.MODEL_NAMES.get(model, 'not registered')}) is not a format texbudget models"
+    desc = khr_dfd.parse(dfd) if dfd else None
+    if desc is None:
+        return fail(rel, "TB046", f"{what}, and the file has no data format descriptor to size it from")
+    supercompressed = scheme != 0
+    bad = khr_dfd.problem(desc, dfd_length, supercompressed)
+    if bad is not None:
+        return fail(rel, "TB054", f"{what}; its data format descriptor cannot size it: {bad}")
+    per_block, from_samples = khr_dfd.block_bytes(desc, supercompressed)
+    bw, bh, bd, _ = desc.block
+    fmt = formats.self_sized(bw, bh, bd, per_block)
+    how = " (bytesPlane0..7 are 0, as in supercompressed files of older writers: the block size comes from the samples)" if from_samples else ""
+    prohibited = " KTX2 prohibits this vkFormat (a *_SCALED or multi-planar format)." if vk_format in _PROHIBITED else ""
+    return fmt, desc, findings.make(rel, "TB057", f"{what}; sized from the file's data format descriptor: {_shape(fmt)}{how}.{prohibited}")
 
 
 def _level_mismatches(entries: list[tuple[int, int, int]], computed: tuple[int, ...], scheme: int) -> list[tuple[int, str, int, int]]:

@@ -25,7 +25,7 @@ from typing import Any
 from texbudget import __version__, formats, policy
 from texbudget.alternatives import Alternative, alternatives
 from texbudget.errors import UsageError
-from texbudget.model import Finding, MipLevel, TextureFacts, file_of, is_part
+from texbudget.model import Finding, MipLevel, PixelFormat, TextureFacts, file_of, is_part
 from texbudget.pipeline import MeshRow, Report, TextureRow
 from texbudget.report.text import printable
 from texbudget.sizing import bvh
@@ -207,6 +207,36 @@ def _alternative_lines(alts: Sequence[Alternative]) -> list[str]:
     return out
 
 
+#: What each Basis Universal payload is (``TextureFacts.transcodable``; basis_universal's README
+#: and transcoder, the KTX 2.0 spec).
+PAYLOADS = {
+    "ETC1S": "Basis Universal ETC1S (a subset of ETC1, BasisLZ-supercompressed)",
+    "UASTC": "Basis Universal UASTC LDR 4x4 (16 B per 4x4 block)",
+    "UASTC_HDR_4x4": "Basis Universal UASTC HDR 4x4 (ASTC HDR 4x4 data constrained for fast transcoding to BC6H; 16 B per 4x4 block)",
+    "UASTC_HDR_6x6i": "Basis Universal UASTC HDR 6x6 intermediate (supercompressed ASTC HDR 6x6; 16 B per 6x6 block once decoded)",
+}
+
+
+def block_shape(fmt: PixelFormat) -> str:
+    """``16 B per 4x4 block``, ``16 B per 4x4x4 block``, ``8 B per texel``."""
+    if fmt.block_width * fmt.block_height * fmt.block_depth == 1:
+        return f"{fmt.bytes_per_block} B per texel"
+    dims = f"{fmt.block_width}x{fmt.block_height}" + (f"x{fmt.block_depth}" if fmt.block_depth > 1 else "")
+    return f"{fmt.bytes_per_block} B per {dims} block"
+
+
+def _format_rows(row: TextureRow, report: Report, fmt: PixelFormat | None) -> list[tuple[str, object]]:
+    """What a Basis payload becomes on the chosen platform, or what a format the table lacks is."""
+    f, p = row.facts, row.plan
+    if f.transcodable and not p.ignored:
+        target = f"{p.gpu_format} ({block_shape(fmt)})" if fmt else p.gpu_format
+        what = PAYLOADS.get(f.transcodable, f.transcodable)
+        return [("payload", f"{what}; transcoded at load to {target} on {report.settings.policy.platform}")]
+    if fmt is not None and fmt.family == "unknown":
+        return [("format", f"not in texbudget's table: sized from the file's data format descriptor, {block_shape(fmt)}")]
+    return []
+
+
 def _decision_rows(row: TextureRow, report: Report) -> list[tuple[str, object]]:
     p = row.plan
     fmt = formats.find(p.gpu_format)
@@ -215,6 +245,7 @@ def _decision_rows(row: TextureRow, report: Report) -> list[tuple[str, object]]:
     mips = {"stored": "as stored", "generated": "generated at load", "none": "none"}.get(p.mips, p.mips)
     out: list[tuple[str, object]] = [
         ("gpu format", f"{p.gpu_format}" + (f" ({names})" if names else "")),
+        *_format_rows(row, report, fmt),
         ("role", p.role),
         ("size", f"{p.width}x{p.height}" + (f"x{p.depth}" if p.depth > 1 else "") + (f", {p.layers} layers" if p.layers > 1 else "") + (" cube" if p.faces == 6 else "")),
         ("max size", p.max_size if p.max_size is not None else "—"),
