@@ -77,6 +77,7 @@ _TABLE: tuple[Code, ...] = (
     Code("TB054", E, "A header field is invalid: a wrong header size, a malformed attribute or resolution line, a data format descriptor outside the file.", "The header is corrupt or non-standard; re-export the file."),
     Code("TB055", W, "The header breaks its format's rules, but the texture could still be read.", "Re-export the file with a current tool so every engine accepts it."),
     Code("TB056", W, "Only the first part of a multi-part OpenEXR file was read.", "Sizes cover the first part only; split the parts into separate files to size each."),
+    Code("TB062", W, "An animated image (an animated WebP) is priced as one image of its canvas size, one frame: engines import a still image or refuse the file (Godot's WebP importer, libwebp's still-image decoder, refuses animated WebP).", "For an animation the engine plays, export the frames as a sprite sheet or a texture array; for a still texture, export a still image."),
     # --- glTF and mesh readers (TB070–TB099)
     Code("TB070", E, "The glTF JSON could not be parsed: not JSON, not UTF-8, nested too deep, or not a JSON object.", "Re-export the file; the Khronos glTF Validator shows where it breaks."),
     Code("TB071", E, "The glTF JSON is larger than texbudget reads (64 MiB); it was not parsed.", "A JSON that size nearly always holds base64 buffers: export a .glb, or a .gltf with external .bin files."),

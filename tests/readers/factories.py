@@ -109,6 +109,15 @@ def pillow_bytes(fmt: str, mode: str = "RGB", size: tuple[int, int] = (8, 6), **
     return buf.getvalue()
 
 
+def animated_bytes(fmt: str, size: tuple[int, int] = (8, 6), frames: int = 3, mode: str = "RGB", **params: object) -> bytes:
+    """An animation Pillow writes (``WEBP``, ``PNG`` as APNG, ``GIF``): ``frames`` frames, each
+    a different flat colour (Pillow merges identical frames)."""
+    images = [Image.new(mode, size, (40 * i,) * len(mode)) for i in range(frames)]
+    buf = io.BytesIO()
+    images[0].save(buf, format=fmt, save_all=True, append_images=images[1:], **params)
+    return buf.getvalue()
+
+
 # --- PSD --------------------------------------------------------------------------------------
 
 

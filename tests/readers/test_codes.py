@@ -38,6 +38,7 @@ EXAMPLES: dict[str, tuple[str, Reader, bytes]] = {
     "TB054": ("r.hdr", read_hdr, fx.hdr_bytes(8, 8, resolution=b"8 by 8")),
     "TB055": ("g.ktx2", read_ktx2, fx.ktx2_bytes(16, 16, levels=0)),
     "TB056": ("mp.exr", read_exr, fx.exr_bytes(8, 8, parts=3)),
+    "TB062": ("anim.webp", read_image, fx.animated_bytes("WEBP", (17, 9))),
 }
 
 

@@ -75,6 +75,17 @@ def read_upto(f: BinaryIO, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+#: Bytes of an ICC profile looked at for its description.
+ICC_LOOK_BYTES = 4096
+
+
+def icc_says_linear(icc: bytes) -> bool:
+    """An ICC profile's description names linear profiles ("Linear sRGB", "scRGB linear", …);
+    v2 profiles store it in ASCII, v4 in UTF-16BE."""
+    text = icc[:ICC_LOOK_BYTES].lower()
+    return b"linear" in text or "linear".encode("utf-16-be") in text
+
+
 def bit_depth_of(fmt: PixelFormat) -> int:
     """Bits per channel a format stores: 32 for 32-bit float/int, 16 for 16-bit and BC6H
     (half floats), 8 for everything else (8-bit, BCn, ETC, ASTC LDR, packed 10/11-bit)."""

@@ -8,9 +8,10 @@ to protect pixel decoding we never do (a 16384x16384 height map is a normal text
 ``Image.open`` refuses it), and it keeps Pillow from guessing a type we did not sniff.
 Absurd sizes are still refused by our own limit (TB045, ``_common.MAX_DIMENSION``).
 
-WebP and PSD are parsed here: Pillow's WebP plugin reads the whole file into memory to open
-it, and its PSD plugin reads header sections with a length the file claims (an unbounded
-allocation) and refuses 16/32-bit documents. Both headers are a few fixed fields.
+WebP and PSD are parsed by texbudget: Pillow's WebP plugin reads the whole file into memory
+to open it, and its PSD plugin reads header sections with a length the file claims (an
+unbounded allocation) and refuses 16/32-bit documents. WebP's chunks are walked in
+``readers/webp.py``; PSD's header is a few fixed fields, read here.
 
 Hints: ``bit_depth`` is the precision of a colour channel (8 or 16, 32 for float TIFF/PSD),
 not the PNG index depth (a 4-bit palette image is 8). Palette images report 3 channels, or 4
@@ -34,7 +35,16 @@ from typing import Any, BinaryIO
 
 from texbudget.model import ReadResult
 from texbudget.readers import Source, sniff
-from texbudget.readers._common import check_dims, fail, new_texture, read_at, texture_result
+from texbudget.readers._common import (
+    check_dims,
+    fail,
+    icc_says_linear,
+    new_texture,
+    read_at,
+    texture_result,
+)
+from texbudget.readers.webp import MIN_HEADER as _WEBP_MIN_HEADER
+from texbudget.readers.webp import read_webp
 
 #: container -> (Pillow plugin module, ImageFile class)
 _PIL_CLASSES = {
@@ -63,7 +73,7 @@ _MAGICS = {
 }
 
 #: Bytes each container needs before its size is known (fixed headers).
-_MIN_HEADER = {"png": 33, "gif": 13, "bmp": 26, "tga": 18, "psd": 26, "webp": 30, "jpeg": 4, "tiff": 8}
+_MIN_HEADER = {"png": 33, "gif": 13, "bmp": 26, "tga": 18, "psd": 26, "webp": _WEBP_MIN_HEADER, "jpeg": 4, "tiff": 8}
 
 #: Everything Pillow may raise while parsing a header it does not like. SyntaxError is its
 #: "not my format / bad header"; the rest escape from some plugins on truncated or odd data.
@@ -111,7 +121,7 @@ def read_image(src: Source) -> ReadResult:
     if len(head) < _MIN_HEADER[container]:
         return fail(src.rel, "TB042", f"{container.upper()} header truncated: the file has {len(head)} bytes, the header needs {_MIN_HEADER[container]}")
     if container == "webp":
-        return _read_webp(src, head, size)
+        return read_webp(src, head, size)
     if container == "psd":
         return _read_psd(src, head, size)
     early = _check_fixed_header(src, container, head, size)
@@ -461,60 +471,13 @@ def _color_space(container: str, info: dict[str, Any], shape: _Shape) -> str | N
         return "srgb"
     icc = info.get("icc_profile")
     if isinstance(icc, bytes) and icc:
-        return "linear" if _icc_says_linear(icc) else "srgb"
+        return "linear" if icc_says_linear(icc) else "srgb"
     gamma = info.get("gamma")
     if isinstance(gamma, (int, float)) and gamma > 0:
         return "linear" if abs(gamma - 1.0) < 0.01 else "srgb"
     if container in ("jpeg", "webp"):
         return "srgb"
     return None
-
-
-def _icc_says_linear(icc: bytes) -> bool:
-    """An ICC profile's description names linear profiles ("Linear sRGB", "scRGB linear", …);
-    v2 profiles store it in ASCII, v4 in UTF-16BE."""
-    text = icc[:_TAIL_BYTES].lower()
-    return b"linear" in text or "linear".encode("utf-16-be") in text
-
-
-# --- WebP ---------------------------------------------------------------------------------
-
-
-def _read_webp(src: Source, head: bytes, size: int) -> ReadResult:
-    if head[8:12] != b"WEBP":
-        return fail(src.rel, "TB041", "RIFF file without the WEBP form type")
-    riff_size = struct.unpack_from("<I", head, 4)[0]
-    chunk = head[12:16]
-    alpha = False
-    if chunk == b"VP8X":
-        flags = head[20]
-        width = 1 + int.from_bytes(head[24:27], "little")
-        height = 1 + int.from_bytes(head[27:30], "little")
-        alpha = bool(flags & 0x10)
-    elif chunk == b"VP8L":
-        if head[20] != 0x2F:
-            return fail(src.rel, "TB054", f"WEBP lossless: bad signature byte 0x{head[20]:02x}")
-        bits = struct.unpack_from("<I", head, 21)[0]
-        width, height = 1 + (bits & 0x3FFF), 1 + ((bits >> 14) & 0x3FFF)
-        alpha = bool(bits >> 28 & 1)
-    elif chunk == b"VP8 ":
-        if head[23:26] != b"\x9d\x01\x2a":
-            return fail(src.rel, "TB054", "WEBP lossy: bad VP8 start code")
-        width = struct.unpack_from("<H", head, 26)[0] & 0x3FFF
-        height = struct.unpack_from("<H", head, 28)[0] & 0x3FFF
-    else:
-        return fail(src.rel, "TB054", f"WEBP: unknown first chunk {chunk!r}")
-    bad = check_dims(src.rel, "WEBP", width, height)
-    if bad is not None:
-        return bad
-    short = _short(src.rel, "WEBP", riff_size + 8, size)
-    if short is not None:
-        return short
-    facts = new_texture(
-        path=src.rel, container="webp", width=width, height=height, channels=4 if alpha else 3,
-        alpha=alpha, bit_depth=8, color_space="srgb", disk_bytes=size,
-    )
-    return texture_result(facts)
 
 
 # --- PSD / PSB ------------------------------------------------------------------------------
