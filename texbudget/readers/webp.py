@@ -196,12 +196,12 @@ def _extended(rel: str, f: BinaryIO, flags: int, width: int, height: int, pos: i
     for _ in range(_MAX_CHUNKS):
         if pos + 8 > end:
             break
-        header = read_at(f, pos, 8, end)
+        header = _take(f, pos, 8, end, "a chunk header")
         kind, chunk_size = header[:4], _u32(header, 4)
         _check_fits(rel, kind, pos, chunk_size, end, notes)
         payload = pos + 8
         if kind == b"ICCP" and not icc and flags & _FLAG_ICC:
-            icc = read_at(f, payload, min(chunk_size, ICC_LOOK_BYTES), end)
+            icc = _take(f, payload, min(chunk_size, ICC_LOOK_BYTES), end, "the ICC profile")
         elif kind == b"ANIM":
             anim = True
         elif kind in (b"VP8 ", b"VP8L", b"ALPH"):
@@ -225,34 +225,41 @@ def _extended(rel: str, f: BinaryIO, flags: int, width: int, height: int, pos: i
     raise _Bad("TB054", f"WEBP: the extended file holds {what}")
 
 
+def _take(f: BinaryIO, pos: int, n: int, end: int, what: str) -> bytes:
+    """``n`` bytes at ``pos``, inside a container that ends at ``end``: TB054 when they run
+    past it, TB043 when the file holds fewer (it shrank after it was measured)."""
+    if pos + n > end:
+        raise _Bad("TB054", f"WEBP: {what} at offset {pos} runs past the end of its container at {end}")
+    raw = read_at(f, pos, n, end)
+    if len(raw) < n:
+        raise _Bad("TB043", f"WEBP pixel data truncated: the file ends inside {what} at offset {pos}")
+    return raw
+
+
 def _frame_image(f: BinaryIO, pos: int, end: int) -> tuple[int, int, bool]:
     """(width, height, alpha) of the bitstream of the image whose chunks start at ``pos``:
     an optional ALPH chunk, then VP8 or VP8L."""
-    header = read_at(f, pos, 8, end)
+    header = _take(f, pos, 8, end, "the image's chunk header")
     if header[:4] == b"ALPH":
         size = _u32(header, 4)
         pos += 8 + size + (size & 1)
-        header = read_at(f, pos, 8, end)
+        header = _take(f, pos, 8, end, "the chunk header after the ALPH chunk")
         if header[:4] == b"VP8L":
             raise _Bad("TB054", "WEBP: an ALPH chunk before a VP8L image (lossless images carry their own alpha)")
-    kind = header[:4]
-    if len(header) < 8 or kind not in (b"VP8 ", b"VP8L"):
+    kind, chunk_size = header[:4], _u32(header, 4)
+    if kind not in (b"VP8 ", b"VP8L"):
         raise _Bad("TB054", f"WEBP: the image at offset {pos} has no VP8 or VP8L chunk (found {kind!r})")
-    chunk_size = _u32(header, 4)
     if pos + 8 + chunk_size > end:
         raise _Bad("TB054", f"WEBP: the '{kind.decode('latin-1')}' chunk at offset {pos} ({chunk_size} bytes) runs past the end of its container at {end}")
     need = _HEADER_BYTES[kind]
-    data = read_at(f, pos + 8, need, end)
-    if len(data) < need:
-        raise _Bad("TB054", f"WEBP: the '{kind.decode('latin-1')}' chunk at offset {pos} is too short for its header")
-    return _bitstream(kind, data, chunk_size)
+    return _bitstream(kind, _take(f, pos + 8, min(need, chunk_size), end, f"the '{kind.decode('latin-1')}' header"), chunk_size)
 
 
 def _first_frame(f: BinaryIO, payload: int, chunk_size: int, width: int, height: int) -> None:
     """The first ANMF frame (payload at ``payload``) must hold an image inside the canvas."""
     if chunk_size < _ANMF_HEADER + 8:
         raise _Bad("TB054", f"WEBP: the first animation frame (ANMF) is {chunk_size} bytes; its header and an image chunk need at least {_ANMF_HEADER + 8}")
-    raw = read_at(f, payload, _ANMF_HEADER, payload + chunk_size)
+    raw = _take(f, payload, _ANMF_HEADER, payload + chunk_size, "the ANMF frame header")
     x, y = 2 * _u24(raw, 0), 2 * _u24(raw, 3)
     w, h, _ = _frame_image(f, payload + _ANMF_HEADER, payload + chunk_size)
     if x + w > width or y + h > height:
