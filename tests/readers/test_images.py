@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import random
 import struct
+import zlib
 
 import pytest
 from PIL import Image
@@ -298,3 +299,30 @@ def test_pillow_errors_become_findings(tmp_path) -> None:
     data = b"II*\x00" + struct.pack("<I", 10_000) + bytes(8)
     code, _ = _code(data, "bad.tif")
     assert code in ("TB042", "TB054")
+
+
+@pytest.mark.parametrize(("params", "shown"), [({}, "its first frame"), ({"default_image": True}, "its default image")],
+                         ids=["first-frame", "default-image"])
+def test_an_apng_is_priced_as_one_image_with_a_warning(params: dict, shown: str) -> None:
+    data = fx.animated_bytes("PNG", (17, 9), frames=3, **params)
+    with Image.open(io.BytesIO(data)) as im:  # the oracle: Pillow sees an animation on a 17x9 canvas
+        assert (im.size, im.n_frames) == ((17, 9), 3)
+    result = read_bytes("anim.png", data, ".png")
+    (facts,) = result.textures
+    assert (facts.width, facts.height, facts.channels) == (17, 9, 3)
+    assert [(f.code, f.severity.value, f.message) for f in result.findings] == [
+        ("TB062", "warning", f"APNG of 3 frames: priced as one 17x9 image, {shown}, which a PNG decoder shows")]
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def test_an_apng_of_one_frame_is_a_png() -> None:
+    """acTL says one frame, and the fcTL before IDAT makes the default image that frame."""
+    png = fx.png_bytes(17, 9)
+    fctl = struct.pack(">IIIIIHHBB", 0, 17, 9, 0, 0, 1, 10, 0, 0)
+    data = png[:33] + _chunk(b"acTL", struct.pack(">II", 1, 0)) + _chunk(b"fcTL", fctl) + png[33:]
+    with Image.open(io.BytesIO(data)) as im:
+        assert im.n_frames == 1
+    assert read_bytes("one.png", data, ".png").findings == ()

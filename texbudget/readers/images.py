@@ -33,7 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from texbudget.model import ReadResult
+from texbudget import findings
+from texbudget.model import Finding, ReadResult
 from texbudget.readers import Source, sniff
 from texbudget.readers._common import (
     check_dims,
@@ -252,6 +253,7 @@ def _read_with_pillow(src: Source, container: str, head: bytes, size: int) -> Re
             im = cls(f)
             mode, (width, height), info = im.mode, im.size, dict(im.info)
             tiff_tags = _tiff_tags(im) if container == "tiff" else {}
+            frames = getattr(im, "n_frames", 1) if container == "png" else 1  # APNG: from acTL
     except _PIL_ERRORS as exc:
         if isinstance(exc, (FileNotFoundError, PermissionError, IsADirectoryError)):
             raise  # the registry reports these as TB005/TB001
@@ -261,10 +263,15 @@ def _read_with_pillow(src: Source, container: str, head: bytes, size: int) -> Re
     bad = check_dims(src.rel, what, width, height) or (_check_tiff_data(src, tiff_tags, size) if container == "tiff" else None)
     if bad is not None:
         return bad
-    return _facts(src, container, width, height, _shape_of(container, mode, info, head, tiff_tags), info, size)
+    notes: tuple[Finding, ...] = ()
+    if isinstance(frames, int) and frames > 1:
+        default = "its default image, which a PNG decoder shows" if info.get("default_image") else "its first frame, which a PNG decoder shows"
+        notes = (findings.make(src.rel, "TB062", f"APNG of {frames} frames: priced as one {width}x{height} image, {default}"),)
+    return _facts(src, container, width, height, _shape_of(container, mode, info, head, tiff_tags), info, size, notes)
 
 
-def _facts(src: Source, container: str, width: int, height: int, shape: _Shape, info: dict[str, Any], size: int) -> ReadResult:
+def _facts(src: Source, container: str, width: int, height: int, shape: _Shape, info: dict[str, Any], size: int,
+           notes: tuple[Finding, ...] = ()) -> ReadResult:
     facts = new_texture(  # positional (TextureFacts' field order): a keyword call costs a µs more
         src.rel,  # path
         container,
@@ -281,7 +288,7 @@ def _facts(src: Source, container: str, width: int, height: int, shape: _Shape, 
         shape.grey,
         shape.palette,
     )
-    return texture_result(facts)
+    return texture_result(facts, notes)
 
 
 # --- headers Pillow need not open -------------------------------------------------------------
