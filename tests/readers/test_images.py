@@ -326,3 +326,20 @@ def test_an_apng_of_one_frame_is_a_png() -> None:
     with Image.open(io.BytesIO(data)) as im:
         assert im.n_frames == 1
     assert read_bytes("one.png", data, ".png").findings == ()
+
+
+def test_a_bigtiff_is_read() -> None:
+    """Before: 'II+\\0' was no TIFF signature to texbudget (TB041); Pillow writes and reads it."""
+    data = fx.pillow_bytes("TIFF", "RGB", (17, 9), big_tiff=True)
+    assert data[:4] == b"II+\x00"
+    with Image.open(io.BytesIO(data)) as im:
+        im.load()
+        assert (im.mode, im.size) == ("RGB", (17, 9))
+    facts = _one(data, "big.tif")
+    assert (facts.container, facts.width, facts.height, facts.channels) == ("tiff", 17, 9, 3)
+    assert read_bytes("big.tif", data).textures[0].width == 17  # sniffed without a suffix hint too
+
+
+def test_a_bigtiff_cut_inside_its_directory_is_truncated() -> None:
+    data = fx.pillow_bytes("TIFF", "F", (16, 8), big_tiff=True)  # 10 entries of 20 bytes at offset 16
+    assert _code(data[:200], "big.tif") == ("TB042", "TIFF header truncated: the first image directory ends at 232, the file at 200")

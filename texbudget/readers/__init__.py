@@ -66,6 +66,8 @@ _MAGIC: tuple[tuple[bytes, str, str], ...] = (
     (b"8BPS", "psd", ".psd"),
     (b"II*\x00", "tiff", ".tif"),
     (b"MM\x00*", "tiff", ".tif"),
+    (b"II+\x00", "tiff", ".tif"),  # BigTIFF
+    (b"MM\x00+", "tiff", ".tif"),
 )
 
 #: bytes read to sniff; every magic above fits.

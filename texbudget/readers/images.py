@@ -67,7 +67,7 @@ _MAGICS = {
     "png": (b"\x89PNG\r\n\x1a\n",),
     "jpeg": (b"\xff\xd8\xff",),
     "bmp": (b"BM",),
-    "tiff": (b"II*\x00", b"MM\x00*"),
+    "tiff": (b"II*\x00", b"MM\x00*", b"II+\x00", b"MM\x00+"),  # classic TIFF, BigTIFF
     "gif": (b"GIF87a", b"GIF89a"),
     "psd": (b"8BPS",),
     "webp": (b"RIFF",),
@@ -402,19 +402,27 @@ def _check_tiff_data(src: Source, tags: dict[int, tuple[int, ...]], size: int) -
     return None
 
 
+#: TIFF version -> (header bytes, IFD offset format, entry-count format, entry bytes,
+#: next-IFD offset bytes): classic TIFF (42) and BigTIFF (43, 64-bit offsets and counts).
+_TIFF_LAYOUT = {42: (8, "I", "H", 12, 4), 43: (16, "Q", "Q", 20, 8)}
+
+
 def _tiff_directory_end(src: Source, size: int) -> int | None:
-    """Where the first image directory of a classic TIFF ends (its entries and next-IFD
-    offset), or None when the file is BigTIFF or the count cannot be read."""
-    head = src.head(8)
+    """Where the first image directory of a TIFF or BigTIFF ends (its entries and next-IFD
+    offset), or None when the header is not one of them."""
+    head = src.head(16)
     order = "<" if head[:2] == b"II" else ">"
-    if len(head) < 8 or struct.unpack_from(order + "H", head, 2)[0] != 42:
+    layout = _TIFF_LAYOUT.get(struct.unpack_from(order + "H", head, 2)[0]) if len(head) >= 8 else None
+    if layout is None or len(head) < layout[0]:
         return None
-    offset = struct.unpack_from(order + "I", head, 4)[0]
+    _, offset_fmt, count_fmt, entry, next_bytes = layout
+    offset = struct.unpack_from(order + offset_fmt, head, 8 if offset_fmt == "Q" else 4)[0]
+    count_bytes = struct.calcsize(count_fmt)
     with src.open() as f:
-        raw = read_at(f, offset, 2, size)
-    if len(raw) < 2:
-        return offset + 2
-    return offset + 2 + 12 * struct.unpack(order + "H", raw)[0] + 4
+        raw = read_at(f, offset, count_bytes, size)
+    if len(raw) < count_bytes:
+        return offset + count_bytes
+    return offset + count_bytes + entry * struct.unpack(order + count_fmt, raw)[0] + next_bytes
 
 
 def _pillow_code(exc: BaseException) -> str:
