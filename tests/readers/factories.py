@@ -354,7 +354,8 @@ def hdr_bytes(
     fmt: bytes | None = b"32-bit_rle_rgbe", rle: bool = True, payload: int | None = None,
 ) -> bytes:
     """A Radiance file: header, resolution line (default ``-Y h +X w``) and pixel data —
-    new-style RLE scanlines of runs (the smallest valid encoding) or flat RGBE."""
+    new-style RLE scanlines of runs (the smallest valid encoding) or flat RGBE. The first
+    axis of the line changes slowest: with X first, the scanlines are the columns."""
     head = b"#?" + program + b"\n# made by texbudget tests\n"
     if fmt is not None:
         head += b"FORMAT=" + fmt + b"\n"
@@ -362,16 +363,17 @@ def hdr_bytes(
     head += (resolution if resolution is not None else f"-Y {height} +X {width}".encode()) + b"\n"
     if payload is not None:
         return head + bytes(payload)
-    if rle and 8 <= width < 32768:
+    lines, length = (width, height) if resolution is not None and resolution[1:2] == b"X" else (height, width)
+    if rle and 8 <= length < 32768:
         runs = b""
         for _ in range(4):
-            left = width
+            left = length
             while left:
                 n = min(127, left)
                 runs += bytes([128 + n, 0])
                 left -= n
-        line = bytes([2, 2, width >> 8, width & 0xFF]) + runs
-        return head + line * height
+        line = bytes([2, 2, length >> 8, length & 0xFF]) + runs
+        return head + line * lines
     return head + bytes(4 * width * height)
 
 

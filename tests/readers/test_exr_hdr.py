@@ -172,6 +172,17 @@ def test_hdr_orientations(resolution: bytes) -> None:
     assert (f.bit_depth, f.disk_bytes, f.stored_format) == (32, len(data), None)
 
 
+def test_hdr_with_swapped_axes_is_sized_by_its_columns() -> None:
+    """Before: '+X 8 -Y 1000' (8 columns of 1000 pixels, RLE) was sized as 1000 rows of 8
+    pixels, a lower bound of 12,000 bytes over the 8 x 68 = 544 it has: a false TB043."""
+    data = fx.hdr_bytes(8, 1000, resolution=b"+X 8 -Y 1000")
+    assert len(data) - data.index(b"+X 8 -Y 1000\n") - 13 == 8 * (4 + 4 * 2 * 8)  # 8 columns, 8 runs a channel
+    f = _one(_hdr(data))
+    assert (f.width, f.height) == (8, 1000)
+    code, message = _code(_hdr(data[:-1]))
+    assert (code, message) == ("TB043", f"HDR pixel data truncated: 8x1000 needs at least 544 bytes after the header at offset {len(data) - 544}, the file has 543 (at least 1 bytes missing)")
+
+
 def test_hdr_variants() -> None:
     assert _one(_hdr(fx.hdr_bytes(300, 2, fmt=b"32-bit_rle_xyze"))).width == 300
     assert _one(_hdr(fx.hdr_bytes(4, 4, rle=False))).width == 4  # narrow images are flat
