@@ -346,6 +346,44 @@ def exr_with_chunks(tiled: bool = False) -> bytes:
     return head + struct.pack(f"<{len(offsets)}Q", *offsets) + b"".join(bodies)
 
 
+def exr_tiled_levels_bytes(width: int, height: int, *, tile: int = 4, mode: int = 1, round_up: bool = False,
+                           channels: Sequence[tuple[str, int]] = (("A", 1), ("B", 1), ("G", 1), ("R", 1))) -> bytes:
+    """A complete tiled OpenEXR (OpenEXR "File Layout"): ``mode`` 0 one level, 1 MIPMAP, 2
+    RIPMAP; every tile of every level written uncompressed (tile x, tile y, level x, level
+    y, data size, then the tile's pixels), the offset table filled in, in the order OpenEXR
+    keeps it (levels — a ripmap's x levels inside its y levels — then tile rows, then tiles).
+    A level's side is the full side halved per level, rounded down or up, at least 1."""
+
+    def count(side: int) -> int:
+        return (side - 1).bit_length() + 1 if round_up else side.bit_length()
+
+    def side_at(side: int, level: int) -> int:
+        return max(1, -(-side // (1 << level)) if round_up else side >> level)
+
+    if mode == 0:
+        levels = [(0, 0)]
+    elif mode == 1:
+        levels = [(i, i) for i in range(count(max(width, height)))]
+    else:
+        levels = [(lx, ly) for ly in range(count(height)) for lx in range(count(width))]
+    pixel = sum({0: 4, 1: 2, 2: 4}[t] for _, t in channels)
+    chunks = []
+    for lx, ly in levels:
+        w, h = side_at(width, lx), side_at(height, ly)
+        for ty in range(-(-h // tile)):
+            for tx in range(-(-w // tile)):
+                data = bytes(min(tile, w - tx * tile) * min(tile, h - ty * tile) * pixel)
+                chunks.append(struct.pack("<5i", tx, ty, lx, ly, len(data)) + data)
+    head = EXR_MAGIC + struct.pack("<I", 2 | 0x200) + exr_header(width, height, channels=channels,
+                                                                   tiles=(tile, tile, mode | (round_up << 4)))
+    at = len(head) + 8 * len(chunks)
+    offsets = []
+    for chunk in chunks:
+        offsets.append(at)
+        at += len(chunk)
+    return head + struct.pack(f"<{len(offsets)}Q", *offsets) + b"".join(chunks)
+
+
 # --- Radiance HDR -----------------------------------------------------------------------------
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import struct
 
+import numpy as np
+import OpenEXR
 import pytest
 
 from tests.readers import factories as fx
@@ -109,6 +111,60 @@ def test_exr_cut_in_its_last_chunk_is_truncated(tiled: bool) -> None:
     assert [(f.code, f.message) for f in headless.findings] == [
         ("TB043", f"EXR pixel data truncated: the offset table names a chunk at byte {last}, whose header ends at {last + head}, "
                   f"the file at {last + 2} ({head - 2} bytes missing)")]
+
+
+def _exr_from_openexr(tmp_path, header: dict, channels: dict) -> bytes:
+    path = tmp_path / "w.exr"
+    with OpenEXR.File(header, channels) as f:
+        f.write(str(path))
+    return path.read_bytes()
+
+
+def _mip_tiles(mode: object = OpenEXR.MIPMAP_LEVELS) -> object:
+    tiles = OpenEXR.TileDescription()
+    tiles.xSize, tiles.ySize, tiles.mode, tiles.roundingMode = 4, 4, mode, OpenEXR.ROUND_DOWN
+    return tiles
+
+
+@pytest.mark.parametrize(("mode", "chunks", "written"), [(OpenEXR.MIPMAP_LEVELS, 20, 15), (OpenEXR.RIPMAP_LEVELS, 60, 15)],
+                         ids=["mipmap", "ripmap"])
+def test_an_exr_whose_lower_levels_were_never_written_is_cut(tmp_path, mode: object, chunks: int, written: int) -> None:
+    """The openexr package (3.5) writes a mip- or rip-mapped tiled file with only its first
+    level's tiles, the other table entries 0; OpenEXR's own reader refuses it. Before: read
+    as a complete 5-level texture."""
+    path = tmp_path / "m.exr"
+    path.write_bytes(_exr_from_openexr(tmp_path, {"type": OpenEXR.tiledimage, "tiles": _mip_tiles(mode)},
+                                       {"RGBA": np.zeros((9, 17, 4), np.float16)}))
+    with pytest.raises(ValueError, match="file has 0 parts"):  # its pixels: "corrupt chunk table"
+        OpenEXR.File(str(path), separate_channels=True).channels()
+    assert _code(_exr(path.read_bytes())) == (
+        "TB043", f"EXR pixel data truncated: the offset table leaves {chunks - written} of its {chunks} chunks at 0 and the file "
+        f"holds {written}: {chunks - written} were never written (OpenEXR refuses a file whose chunks it cannot all find)")
+
+
+def _table_at(width: int, height: int, mode: int) -> int:
+    return 8 + len(fx.exr_header(width, height, channels=(("A", 1), ("B", 1), ("G", 1), ("R", 1)), tiles=(4, 4, mode)))
+
+
+def test_an_exr_table_entry_left_at_0_is_fine_when_its_chunk_is_there(tmp_path) -> None:
+    """OpenEXR rebuilds a table with entries missing by walking the chunks: all there, it reads."""
+    data = fx.exr_tiled_levels_bytes(17, 9, mode=1)
+    at = _table_at(17, 9, 1) + 8 * 19  # the last level's entry
+    data = data[:at] + bytes(8) + data[at + 8 :]
+    (tmp_path / "z.exr").write_bytes(data)
+    with OpenEXR.File(str(tmp_path / "z.exr"), separate_channels=True) as f:
+        assert f.channels()["R"].pixels.shape == (9, 17)
+    assert _one(_exr(data)).stored_levels == 5
+
+
+def test_a_complete_mip_mapped_exr_reads_its_levels(tmp_path) -> None:
+    """Written by the layout spec (fx.exr_tiled_levels_bytes), read back by the openexr package."""
+    for mode, round_up, levels in ((1, False, 5), (1, True, 6), (2, False, 1), (0, False, 1)):
+        data = fx.exr_tiled_levels_bytes(17, 9, mode=mode, round_up=round_up)
+        (tmp_path / "t.exr").write_bytes(data)
+        with OpenEXR.File(str(tmp_path / "t.exr"), separate_channels=True) as f:
+            assert f.channels()["R"].pixels.shape == (9, 17)
+        assert _one(_exr(data)).stored_levels == levels
 
 
 def test_exr_multipart_reads_the_first_part() -> None:
