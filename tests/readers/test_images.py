@@ -343,3 +343,22 @@ def test_a_bigtiff_is_read() -> None:
 def test_a_bigtiff_cut_inside_its_directory_is_truncated() -> None:
     data = fx.pillow_bytes("TIFF", "F", (16, 8), big_tiff=True)  # 10 entries of 20 bytes at offset 16
     assert _code(data[:200], "big.tif") == ("TB042", "TIFF header truncated: the first image directory ends at 232, the file at 200")
+
+
+def test_a_tiff_whose_strip_byte_counts_overshoot_but_whose_rows_are_there_is_read() -> None:
+    """Pillow's own test file tiff_wrong_bits_per_sample.tiff has StripByteCounts of 35 MB in
+    an 11 KB file that holds every row; Pillow reads it by the image's size. Before: TB043
+    '35,700,416 bytes missing'. A file cut inside its rows is still TB043."""
+    from tests.robustness.seeds import seed, set_field
+
+    s = seed("rgb.tif")  # one uncompressed strip of 16x8 RGB: 384 bytes
+    data = set_field(s.data, s.fields[s.field("tag279.value")], 35_711_440)
+    with Image.open(io.BytesIO(data)) as im:
+        im.load()
+        assert (im.mode, im.size) == ("RGB", (16, 8))
+    result = read_bytes("a.tif", data, ".tif")
+    (facts,) = result.textures
+    assert (facts.width, facts.height, facts.channels) == (16, 8, 3)
+    assert [(f.code, f.severity.value) for f in result.findings] == [("TB055", "warning")]
+    assert "the uncompressed rows the image's size needs (384 bytes) are all in the file" in result.findings[0].message
+    assert _code(data[:-1], "a.tif")[0] == "TB043"

@@ -260,10 +260,15 @@ def _read_with_pillow(src: Source, container: str, head: bytes, size: int) -> Re
         return fail(src.rel, _pillow_code(exc), f"{what} header not readable: {_describe(exc)}")
     except Image.DecompressionBombError as exc:  # a GIF frame or TIFF tile far larger than any texture
         return fail(src.rel, "TB045", f"{what} header describes an image part beyond any GPU: {exc}")
-    bad = check_dims(src.rel, what, width, height) or (_check_tiff_data(src, tiff_tags, size) if container == "tiff" else None)
+    bad = check_dims(src.rel, what, width, height)
     if bad is not None:
         return bad
     notes: tuple[Finding, ...] = ()
+    if container == "tiff":
+        checked = _check_tiff_data(src, tiff_tags, size, width, height)
+        if isinstance(checked, ReadResult):
+            return checked
+        notes = checked
     if isinstance(frames, int) and frames > 1:
         default = "its default image, which a PNG decoder shows" if info.get("default_image") else "its first frame, which a PNG decoder shows"
         notes = (findings.make(src.rel, "TB062", f"APNG of {frames} frames: priced as one {width}x{height} image, {default}"),)
@@ -370,8 +375,9 @@ def _tiff_tags(im: Any) -> dict[int, tuple[int, ...]]:
     if tags is None:
         return {}
     out: dict[int, tuple[int, ...]] = {}
-    # BitsPerSample, ExtraSamples, SampleFormat, Strip/Tile offsets and byte counts
-    for tag in (258, 338, 339, 273, 279, 324, 325):
+    # BitsPerSample, ExtraSamples, SampleFormat, Strip/Tile offsets and byte counts,
+    # Compression, SamplesPerPixel, RowsPerStrip, PlanarConfiguration
+    for tag in (258, 338, 339, 273, 279, 324, 325, 259, 277, 278, 284):
         try:
             value = tags.get(tag)
         except _PIL_ERRORS:
@@ -382,10 +388,14 @@ def _tiff_tags(im: Any) -> dict[int, tuple[int, ...]]:
     return out
 
 
-def _check_tiff_data(src: Source, tags: dict[int, tuple[int, ...]], size: int) -> ReadResult | None:
-    """The first image directory and its strips (or tiles) must lie inside the file. Pillow
-    keeps the entries of a directory the file cuts short, without a word, so the directory's
-    own end is checked here."""
+def _check_tiff_data(src: Source, tags: dict[int, tuple[int, ...]], size: int, width: int,
+                     height: int) -> ReadResult | tuple[Finding, ...]:
+    """The first image directory and its strips (or tiles) must lie inside the file (a
+    failing ReadResult when not; else the warnings). Pillow keeps the entries of a directory
+    the file cuts short, without a word, so the directory's own end is checked here. An
+    uncompressed file whose StripByteCounts claim more than its strips' rows need, past the
+    end of a file that holds those rows, is read with a TB055 warning, as Pillow reads it (it
+    reads the rows the image's size needs)."""
     rel = src.rel
     end = _tiff_directory_end(src, size)
     if end is not None and end > size:
@@ -398,8 +408,27 @@ def _check_tiff_data(src: Source, tags: dict[int, tuple[int, ...]], size: int) -
             continue
         ends = [o + c for o, c in zip(offsets, counts, strict=True)]
         if ends and max(ends) > size:
+            rows = _raw_strip_bytes(tags, width, height, len(offsets)) if offsets_tag == 273 else None
+            if rows is not None and max(o + n for o, n in zip(offsets, rows, strict=True)) <= size:
+                return (findings.make(rel, "TB055", f"TIFF: StripByteCounts says its strips end at {max(ends)}, past the file's end at {size}, but the uncompressed rows the image's size needs ({sum(rows)} bytes) are all in the file; read as Pillow reads it"),)
             return fail(rel, "TB043", f"TIFF pixel data truncated: its strips or tiles end at {max(ends)}, the file at {size} ({max(ends) - size} bytes missing)")
-    return None
+    return ()
+
+
+def _raw_strip_bytes(tags: dict[int, tuple[int, ...]], width: int, height: int, strips: int) -> list[int] | None:
+    """The bytes each strip of an uncompressed, chunky TIFF holds, from the image's size,
+    bits per sample and rows per strip (None for compressed or planar data, whose strips'
+    lengths only StripByteCounts gives)."""
+    if tags.get(259, (1,))[0] != 1 or tags.get(284, (1,))[0] != 1:
+        return None
+    samples = tags.get(277, (1,))[0]
+    bits = tags.get(258, (1,))
+    pixel_bits = sum(bits) if len(bits) == samples else bits[0] * samples
+    per_strip = min(tags.get(278, (height,))[0] or height, height)
+    row = -(-width * pixel_bits // 8)
+    if strips != -(-height // per_strip):
+        return None
+    return [min(per_strip, height - i * per_strip) * row for i in range(strips)]
 
 
 #: TIFF version -> (header bytes, IFD offset format, entry-count format, entry bytes,
