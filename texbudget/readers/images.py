@@ -568,6 +568,33 @@ def _psd_cut(f: BinaryIO, offset: int, size: int, psb: bool, rows: int, row_byte
     return None
 
 
+#: The smallest layer record (Adobe's spec): its rectangle (16 bytes), channel count (2),
+#: blend-mode signature and key (8), opacity, clipping, flags and filler (4), extra-data
+#: length (4); each channel adds 6 bytes (10 in a PSB).
+_PSD_MIN_LAYER_RECORD = 34
+
+
+def _psd_layers_bad(f: BinaryIO, offset: int, size: int, psb: bool) -> str | None:
+    """What is wrong with the layer info at the start of the layer and mask section (at
+    ``offset``), or None: its length must fit the section, and its layer count (negative
+    when the first alpha channel is the merged image's transparency) must fit its length.
+    Pillow reads such a file's merged image but refuses its layers ("Layer block too short
+    for number of layers requested"), so it is a warning (TB055)."""
+    width = 8 if psb else 4
+    raw = read_at(f, offset, 2 * width + 2, size)
+    if len(raw) < 2 * width + 2:
+        return None  # a short section is _psd_cut's to report
+    section, info = int.from_bytes(raw[:width], "big"), int.from_bytes(raw[width : 2 * width], "big")
+    if section < width or info == 0:
+        return None
+    if width + info > section:
+        return f"the layer info ({info} bytes) runs past the layer and mask section ({section} bytes) at offset {offset}"
+    count = abs(int.from_bytes(raw[2 * width :], "big", signed=True))
+    if count * _PSD_MIN_LAYER_RECORD > info - 2:
+        return f"the layer info ({info} bytes at offset {offset + width}) claims {count} layers; their records need at least {count * _PSD_MIN_LAYER_RECORD}"
+    return None
+
+
 def _read_psd(src: Source, head: bytes, size: int) -> ReadResult:
     version, = struct.unpack_from(">H", head, 4)
     stored, height, width, depth, mode = struct.unpack_from(">HIIHH", head, 12)
@@ -588,6 +615,7 @@ def _read_psd(src: Source, head: bytes, size: int) -> ReadResult:
             offset += 4 + struct.unpack(">I", raw)[0]
             if offset > size:
                 return fail(src.rel, "TB042", f"PSD header truncated: the {section} section ends at {offset}, the file at {size}")
+        layers = _psd_layers_bad(f, offset, size, version == 2)
         cut = _psd_cut(f, offset, size, version == 2, stored * height, -(-width * depth // 8))
     if cut is not None:
         return fail(src.rel, "TB043", f"PSD pixel data truncated: {cut}")
@@ -599,4 +627,5 @@ def _read_psd(src: Source, head: bytes, size: int) -> ReadResult:
         hdr=depth == 32, color_space="linear" if depth == 32 else None, disk_bytes=size,
         grey=grey, palette=palette,
     )
-    return texture_result(facts)
+    notes = () if layers is None else (findings.make(src.rel, "TB055", f"PSD: {layers}; the merged image was read (Pillow reads it, not the layers)"),)
+    return texture_result(facts, notes)
