@@ -86,11 +86,35 @@ def test_exr_tiled_levels_and_offset_table(width: int, height: int, mode: int, l
     assert message.endswith(f"the offset table of {chunks} chunks ends at {len(data)}, the file at {len(data) - 1} (1 bytes missing)")
 
 
-@pytest.mark.parametrize(("compression", "chunks"), [(0, 64), (2, 64), (3, 4), (4, 2), (9, 1)])
+@pytest.mark.parametrize(("compression", "chunks"), [(0, 64), (2, 64), (3, 4), (4, 2), (9, 1), (10, 1), (11, 2), (12, 1), (13, 64)])
 def test_exr_scanline_offset_table_by_compression(compression: int, chunks: int) -> None:
     data = fx.exr_bytes(16, 64, compression=compression, chunks=chunks, payload=0)
     _one(_exr(data))
     assert _code(_exr(data[:-8]))[0] == "TB043"
+
+
+def _header_end(data: bytes) -> int:
+    """Where a single-part header's attributes (name, type, size, value) end: the table."""
+    pos = 8
+    while data[pos]:
+        pos = data.index(b"\0", data.index(b"\0", pos) + 1) + 1
+        pos += 4 + struct.unpack_from("<i", data, pos)[0]
+    return pos + 1
+
+
+@pytest.mark.parametrize("compression", [c for c in dir(OpenEXR.Compression) if c.endswith("_COMPRESSION")])
+def test_exr_lines_per_chunk_are_the_openexr_writers(tmp_path, compression: str) -> None:
+    """The offset table of a 1000-line file the openexr package writes has the entries
+    LINES_PER_CHUNK gives; cut inside its table it is TB043."""
+    from texbudget.readers.exr import LINES_PER_CHUNK
+
+    code = getattr(OpenEXR.Compression, compression)
+    data = _exr_from_openexr(tmp_path, {"compression": code, "type": OpenEXR.scanlineimage}, {"RGB": np.zeros((1000, 3, 3), np.float16)})
+    table = _header_end(data)
+    entries = (struct.unpack_from("<Q", data, table)[0] - table) // 8
+    assert entries == -(-1000 // LINES_PER_CHUNK[int(code)])
+    _one(_exr(data))
+    assert _code(_exr(data[: table + 8]))[0] == "TB043"
 
 
 def test_exr_unknown_compression_skips_the_table_check() -> None:

@@ -31,8 +31,9 @@ MAGIC = b"v/1\x01"
 FLAG_TILED, FLAG_LONG_NAMES, FLAG_DEEP, FLAG_MULTIPART = 0x200, 0x400, 0x800, 0x1000
 PIXEL_TYPES = {0: ("UINT", 32), 1: ("HALF", 16), 2: ("FLOAT", 32)}
 ONE_LEVEL, MIPMAP_LEVELS, RIPMAP_LEVELS = 0, 1, 2
-#: scanlines per chunk by compression (NONE, RLE, ZIPS, ZIP, PIZ, PXR24, B44, B44A, DWAA, DWAB)
-LINES_PER_CHUNK = {0: 1, 1: 1, 2: 1, 3: 16, 4: 32, 5: 16, 6: 32, 7: 32, 8: 32, 9: 256}
+#: scanlines per chunk by compression (NONE, RLE, ZIPS, ZIP, PIZ, PXR24, B44, B44A, DWAA, DWAB,
+#: then HTJ2K256, HTJ2K32, LJ2K and ZSTD, as the openexr package 3.5 writes them)
+LINES_PER_CHUNK = {0: 1, 1: 1, 2: 1, 3: 16, 4: 32, 5: 16, 6: 32, 7: 32, 8: 32, 9: 256, 10: 256, 11: 32, 12: 256, 13: 1}
 
 
 class _Truncated(Exception):
