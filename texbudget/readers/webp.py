@@ -39,7 +39,6 @@ demuxer (Pillow, animation players) does not.
 from __future__ import annotations
 
 import struct
-from typing import BinaryIO
 
 from texbudget import findings
 from texbudget.model import Finding, ReadResult
@@ -50,7 +49,6 @@ from texbudget.readers._common import (
     fail,
     icc_says_linear,
     new_texture,
-    read_at,
     texture_result,
 )
 
@@ -113,8 +111,7 @@ def _read(src: Source, head: bytes, size: int) -> ReadResult:
         width, height = 1 + int.from_bytes(head[24:27], "little"), 1 + int.from_bytes(head[27:30], "little")
         _check_size(src.rel, "VP8X canvas", width, height)
         alpha = bool(flags & _FLAG_ALPHA)
-        with src.open() as f:
-            icc = _extended(src.rel, f, flags, width, height, _FIRST_PAYLOAD + chunk_size + (chunk_size & 1), end, notes)
+        icc = _extended(src.rel, _Looks(src, head), flags, width, height, _FIRST_PAYLOAD + chunk_size + (chunk_size & 1), end, notes)
         if flags & _FLAG_ANIMATION:
             notes.append(findings.make(src.rel, "TB062", f"animated WebP: priced as one {width}x{height} image (its canvas, one frame); libwebp's still-image decoder, which Godot's importer uses, refuses animated WebP"))
     else:
@@ -186,7 +183,7 @@ def _bitstream(kind: bytes, data: bytes, chunk_size: int) -> tuple[int, int, boo
     return width & 0x3FFF, height & 0x3FFF, False
 
 
-def _extended(rel: str, f: BinaryIO, flags: int, width: int, height: int, pos: int, end: int, notes: list[Finding]) -> bytes:
+def _extended(rel: str, f: _Looks, flags: int, width: int, height: int, pos: int, end: int, notes: list[Finding]) -> bytes:
     """Walk an extended file's chunks from ``pos`` to its image: a still image must be the
     canvas size, the first frame of an animation must lie inside the canvas. Returns the ICC
     profile's first bytes (b"" without one)."""
@@ -196,12 +193,12 @@ def _extended(rel: str, f: BinaryIO, flags: int, width: int, height: int, pos: i
     for _ in range(_MAX_CHUNKS):
         if pos + 8 > end:
             break
-        header = _take(f, pos, 8, end, "a chunk header")
+        header = f.take(pos, 8, end, "a chunk header")
         kind, chunk_size = header[:4], _u32(header, 4)
         _check_fits(rel, kind, pos, chunk_size, end, notes)
         payload = pos + 8
         if kind == b"ICCP" and not icc and flags & _FLAG_ICC:
-            icc = _take(f, payload, min(chunk_size, ICC_LOOK_BYTES), end, "the ICC profile")
+            icc = f.take(payload, min(chunk_size, ICC_LOOK_BYTES), end, "the ICC profile")
         elif kind == b"ANIM":
             anim = True
         elif kind in (b"VP8 ", b"VP8L", b"ALPH"):
@@ -225,25 +222,34 @@ def _extended(rel: str, f: BinaryIO, flags: int, width: int, height: int, pos: i
     raise _Bad("TB054", f"WEBP: the extended file holds {what}")
 
 
-def _take(f: BinaryIO, pos: int, n: int, end: int, what: str) -> bytes:
-    """``n`` bytes at ``pos``, inside a container that ends at ``end``: TB054 when they run
-    past it, TB043 when the file holds fewer (it shrank after it was measured)."""
-    if pos + n > end:
-        raise _Bad("TB054", f"WEBP: {what} at offset {pos} runs past the end of its container at {end}")
-    raw = read_at(f, pos, n, end)
-    if len(raw) < n:
-        raise _Bad("TB043", f"WEBP pixel data truncated: the file ends inside {what} at offset {pos}")
-    return raw
+class _Looks:
+    """The few looks an extended file's walk takes: from the first bytes already read, else
+    through the source (a scan's source serves them from the bytes it read up front)."""
+
+    __slots__ = ("head", "src")
+
+    def __init__(self, src: Source, head: bytes) -> None:
+        self.src, self.head = src, head
+
+    def take(self, pos: int, n: int, end: int, what: str) -> bytes:
+        """``n`` bytes at ``pos``, inside a container that ends at ``end``: TB054 when they
+        run past it, TB043 when the file holds fewer (it shrank after it was measured)."""
+        if pos + n > end:
+            raise _Bad("TB054", f"WEBP: {what} at offset {pos} runs past the end of its container at {end}")
+        raw = self.head[pos : pos + n] if pos + n <= len(self.head) else self.src.read_at(pos, n)
+        if len(raw) < n:
+            raise _Bad("TB043", f"WEBP pixel data truncated: the file ends inside {what} at offset {pos}")
+        return raw
 
 
-def _frame_image(f: BinaryIO, pos: int, end: int) -> tuple[int, int, bool]:
+def _frame_image(f: _Looks, pos: int, end: int) -> tuple[int, int, bool]:
     """(width, height, alpha) of the bitstream of the image whose chunks start at ``pos``:
     an optional ALPH chunk, then VP8 or VP8L."""
-    header = _take(f, pos, 8, end, "the image's chunk header")
+    header = f.take(pos, 8, end, "the image's chunk header")
     if header[:4] == b"ALPH":
         size = _u32(header, 4)
         pos += 8 + size + (size & 1)
-        header = _take(f, pos, 8, end, "the chunk header after the ALPH chunk")
+        header = f.take(pos, 8, end, "the chunk header after the ALPH chunk")
         if header[:4] == b"VP8L":
             raise _Bad("TB054", "WEBP: an ALPH chunk before a VP8L image (lossless images carry their own alpha)")
     kind, chunk_size = header[:4], _u32(header, 4)
@@ -252,14 +258,14 @@ def _frame_image(f: BinaryIO, pos: int, end: int) -> tuple[int, int, bool]:
     if pos + 8 + chunk_size > end:
         raise _Bad("TB054", f"WEBP: the '{kind.decode('latin-1')}' chunk at offset {pos} ({chunk_size} bytes) runs past the end of its container at {end}")
     need = _HEADER_BYTES[kind]
-    return _bitstream(kind, _take(f, pos + 8, min(need, chunk_size), end, f"the '{kind.decode('latin-1')}' header"), chunk_size)
+    return _bitstream(kind, f.take(pos + 8, min(need, chunk_size), end, f"the '{kind.decode('latin-1')}' header"), chunk_size)
 
 
-def _first_frame(f: BinaryIO, payload: int, chunk_size: int, width: int, height: int) -> None:
+def _first_frame(f: _Looks, payload: int, chunk_size: int, width: int, height: int) -> None:
     """The first ANMF frame (payload at ``payload``) must hold an image inside the canvas."""
     if chunk_size < _ANMF_HEADER + 8:
         raise _Bad("TB054", f"WEBP: the first animation frame (ANMF) is {chunk_size} bytes; its header and an image chunk need at least {_ANMF_HEADER + 8}")
-    raw = _take(f, payload, _ANMF_HEADER, payload + chunk_size, "the ANMF frame header")
+    raw = f.take(payload, _ANMF_HEADER, payload + chunk_size, "the ANMF frame header")
     x, y = 2 * _u24(raw, 0), 2 * _u24(raw, 3)
     w, h, _ = _frame_image(f, payload + _ANMF_HEADER, payload + chunk_size)
     if x + w > width or y + h > height:
