@@ -338,12 +338,18 @@ def exr_with_chunks(tiled: bool = False) -> bytes:
     version = 2 | (0x200 if tiled else 0)
     head = EXR_MAGIC + struct.pack("<I", version) + exr_header(4, 3, tiles=(4, 4, 0) if tiled else None)
     bodies = [struct.pack("<4ii", 0, 0, 0, 0, 96) + bytes(96)] if tiled else [struct.pack("<ii", y, 24) + bytes(24) for y in range(3)]
-    at = len(head) + 8 * len(bodies)
+    return _exr_with_table(head, bodies)
+
+
+def _exr_with_table(head: bytes, chunks: Sequence[bytes]) -> bytes:
+    """A single-part file: ``head`` (magic, version, header), the offset table filled in,
+    then the chunks in table order."""
+    at = len(head) + 8 * len(chunks)
     offsets = []
-    for body in bodies:
+    for chunk in chunks:
         offsets.append(at)
-        at += len(body)
-    return head + struct.pack(f"<{len(offsets)}Q", *offsets) + b"".join(bodies)
+        at += len(chunk)
+    return head + struct.pack(f"<{len(offsets)}Q", *offsets) + b"".join(chunks)
 
 
 def exr_tiled_levels_bytes(width: int, height: int, *, tile: int = 4, mode: int = 1, round_up: bool = False,
@@ -376,12 +382,7 @@ def exr_tiled_levels_bytes(width: int, height: int, *, tile: int = 4, mode: int 
                 chunks.append(struct.pack("<5i", tx, ty, lx, ly, len(data)) + data)
     head = EXR_MAGIC + struct.pack("<I", 2 | 0x200) + exr_header(width, height, channels=channels,
                                                                    tiles=(tile, tile, mode | (round_up << 4)))
-    at = len(head) + 8 * len(chunks)
-    offsets = []
-    for chunk in chunks:
-        offsets.append(at)
-        at += len(chunk)
-    return head + struct.pack(f"<{len(offsets)}Q", *offsets) + b"".join(chunks)
+    return _exr_with_table(head, chunks)
 
 
 # --- Radiance HDR -----------------------------------------------------------------------------
