@@ -110,6 +110,15 @@ def pillow_bytes(fmt: str, mode: str = "RGB", size: tuple[int, int] = (8, 6), **
     return buf.getvalue()
 
 
+def animated_bytes(fmt: str, size: tuple[int, int] = (8, 6), frames: int = 3, mode: str = "RGB", **params: object) -> bytes:
+    """An animation Pillow writes (``WEBP``, ``PNG`` as APNG, ``GIF``): ``frames`` frames, each
+    a different flat colour (Pillow merges identical frames)."""
+    images = [Image.new(mode, size, (40 * i,) * len(mode)) for i in range(frames)]
+    buf = io.BytesIO()
+    images[0].save(buf, format=fmt, save_all=True, append_images=images[1:], **params)
+    return buf.getvalue()
+
+
 # --- PSD --------------------------------------------------------------------------------------
 
 
@@ -372,12 +381,51 @@ def exr_with_chunks(tiled: bool = False) -> bytes:
     version = 2 | (0x200 if tiled else 0)
     head = EXR_MAGIC + struct.pack("<I", version) + exr_header(4, 3, tiles=(4, 4, 0) if tiled else None)
     bodies = [struct.pack("<4ii", 0, 0, 0, 0, 96) + bytes(96)] if tiled else [struct.pack("<ii", y, 24) + bytes(24) for y in range(3)]
-    at = len(head) + 8 * len(bodies)
+    return _exr_with_table(head, bodies)
+
+
+def _exr_with_table(head: bytes, chunks: Sequence[bytes]) -> bytes:
+    """A single-part file: ``head`` (magic, version, header), the offset table filled in,
+    then the chunks in table order."""
+    at = len(head) + 8 * len(chunks)
     offsets = []
-    for body in bodies:
+    for chunk in chunks:
         offsets.append(at)
-        at += len(body)
-    return head + struct.pack(f"<{len(offsets)}Q", *offsets) + b"".join(bodies)
+        at += len(chunk)
+    return head + struct.pack(f"<{len(offsets)}Q", *offsets) + b"".join(chunks)
+
+
+def exr_tiled_levels_bytes(width: int, height: int, *, tile: int = 4, mode: int = 1, round_up: bool = False,
+                           channels: Sequence[tuple[str, int]] = (("A", 1), ("B", 1), ("G", 1), ("R", 1))) -> bytes:
+    """A complete tiled OpenEXR (OpenEXR "File Layout"): ``mode`` 0 one level, 1 MIPMAP, 2
+    RIPMAP; every tile of every level written uncompressed (tile x, tile y, level x, level
+    y, data size, then the tile's pixels), the offset table filled in, in the order OpenEXR
+    keeps it (levels — a ripmap's x levels inside its y levels — then tile rows, then tiles).
+    A level's side is the full side halved per level, rounded down or up, at least 1."""
+
+    def count(side: int) -> int:
+        return (side - 1).bit_length() + 1 if round_up else side.bit_length()
+
+    def side_at(side: int, level: int) -> int:
+        return max(1, -(-side // (1 << level)) if round_up else side >> level)
+
+    if mode == 0:
+        levels = [(0, 0)]
+    elif mode == 1:
+        levels = [(i, i) for i in range(count(max(width, height)))]
+    else:
+        levels = [(lx, ly) for ly in range(count(height)) for lx in range(count(width))]
+    pixel = sum({0: 4, 1: 2, 2: 4}[t] for _, t in channels)
+    chunks = []
+    for lx, ly in levels:
+        w, h = side_at(width, lx), side_at(height, ly)
+        for ty in range(-(-h // tile)):
+            for tx in range(-(-w // tile)):
+                data = bytes(min(tile, w - tx * tile) * min(tile, h - ty * tile) * pixel)
+                chunks.append(struct.pack("<5i", tx, ty, lx, ly, len(data)) + data)
+    head = EXR_MAGIC + struct.pack("<I", 2 | 0x200) + exr_header(width, height, channels=channels,
+                                                                   tiles=(tile, tile, mode | (round_up << 4)))
+    return _exr_with_table(head, chunks)
 
 
 # --- Radiance HDR -----------------------------------------------------------------------------
@@ -388,7 +436,8 @@ def hdr_bytes(
     fmt: bytes | None = b"32-bit_rle_rgbe", rle: bool = True, payload: int | None = None,
 ) -> bytes:
     """A Radiance file: header, resolution line (default ``-Y h +X w``) and pixel data —
-    new-style RLE scanlines of runs (the smallest valid encoding) or flat RGBE."""
+    new-style RLE scanlines of runs (the smallest valid encoding) or flat RGBE. The first
+    axis of the line changes slowest: with X first, the scanlines are the columns."""
     head = b"#?" + program + b"\n# made by texbudget tests\n"
     if fmt is not None:
         head += b"FORMAT=" + fmt + b"\n"
@@ -396,16 +445,17 @@ def hdr_bytes(
     head += (resolution if resolution is not None else f"-Y {height} +X {width}".encode()) + b"\n"
     if payload is not None:
         return head + bytes(payload)
-    if rle and 8 <= width < 32768:
+    lines, length = (width, height) if resolution is not None and resolution[1:2] == b"X" else (height, width)
+    if rle and 8 <= length < 32768:
         runs = b""
         for _ in range(4):
-            left = width
+            left = length
             while left:
                 n = min(127, left)
                 runs += bytes([128 + n, 0])
                 left -= n
-        line = bytes([2, 2, width >> 8, width & 0xFF]) + runs
-        return head + line * height
+        line = bytes([2, 2, length >> 8, length & 0xFF]) + runs
+        return head + line * lines
     return head + bytes(4 * width * height)
 
 

@@ -41,6 +41,7 @@ EXAMPLES: dict[str, tuple[str, Reader, bytes]] = {
     "TB060": ("p8.dds", read_dds, fx.dds_bytes(8, 8, fourcc=None, pf_flags=0x20, bit_count=8, payload=1024 + 64)),
     "TB057": ("v.ktx2", read_ktx2, fx.ktx2_bytes(16, 16, vk_format=1000999000)),  # no VkFormat has this number
     "TB058": ("x.ktx2", read_ktx2, fx.ktx2_bytes(16, 16, vk_format=1000999000, level_lengths=[200])),
+    "TB062": ("anim.webp", read_image, fx.animated_bytes("WEBP", (17, 9))),
 }
 
 

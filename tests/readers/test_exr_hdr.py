@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import struct
 
+import numpy as np
+import OpenEXR
 import pytest
 
 from tests.readers import factories as fx
@@ -84,11 +86,35 @@ def test_exr_tiled_levels_and_offset_table(width: int, height: int, mode: int, l
     assert message.endswith(f"the offset table of {chunks} chunks ends at {len(data)}, the file at {len(data) - 1} (1 bytes missing)")
 
 
-@pytest.mark.parametrize(("compression", "chunks"), [(0, 64), (2, 64), (3, 4), (4, 2), (9, 1)])
+@pytest.mark.parametrize(("compression", "chunks"), [(0, 64), (2, 64), (3, 4), (4, 2), (9, 1), (10, 1), (11, 2), (12, 1), (13, 64)])
 def test_exr_scanline_offset_table_by_compression(compression: int, chunks: int) -> None:
     data = fx.exr_bytes(16, 64, compression=compression, chunks=chunks, payload=0)
     _one(_exr(data))
     assert _code(_exr(data[:-8]))[0] == "TB043"
+
+
+def _header_end(data: bytes) -> int:
+    """Where a single-part header's attributes (name, type, size, value) end: the table."""
+    pos = 8
+    while data[pos]:
+        pos = data.index(b"\0", data.index(b"\0", pos) + 1) + 1
+        pos += 4 + struct.unpack_from("<i", data, pos)[0]
+    return pos + 1
+
+
+@pytest.mark.parametrize("compression", [c for c in dir(OpenEXR.Compression) if c.endswith("_COMPRESSION")])
+def test_exr_lines_per_chunk_are_the_openexr_writers(tmp_path, compression: str) -> None:
+    """The offset table of a 1000-line file the openexr package writes has the entries
+    LINES_PER_CHUNK gives; cut inside its table it is TB043."""
+    from texbudget.readers.exr import LINES_PER_CHUNK
+
+    code = getattr(OpenEXR.Compression, compression)
+    data = _exr_from_openexr(tmp_path, {"compression": code, "type": OpenEXR.scanlineimage}, {"RGB": np.zeros((1000, 3, 3), np.float16)})
+    table = _header_end(data)
+    entries = (struct.unpack_from("<Q", data, table)[0] - table) // 8
+    assert entries == -(-1000 // LINES_PER_CHUNK[int(code)])
+    _one(_exr(data))
+    assert _code(_exr(data[: table + 8]))[0] == "TB043"
 
 
 def test_exr_unknown_compression_skips_the_table_check() -> None:
@@ -109,6 +135,60 @@ def test_exr_cut_in_its_last_chunk_is_truncated(tiled: bool) -> None:
     assert [(f.code, f.message) for f in headless.findings] == [
         ("TB043", f"EXR pixel data truncated: the offset table names a chunk at byte {last}, whose header ends at {last + head}, "
                   f"the file at {last + 2} ({head - 2} bytes missing)")]
+
+
+def _exr_from_openexr(tmp_path, header: dict, channels: dict) -> bytes:
+    path = tmp_path / "w.exr"
+    with OpenEXR.File(header, channels) as f:
+        f.write(str(path))
+    return path.read_bytes()
+
+
+def _mip_tiles(mode: object = OpenEXR.MIPMAP_LEVELS) -> object:
+    tiles = OpenEXR.TileDescription()
+    tiles.xSize, tiles.ySize, tiles.mode, tiles.roundingMode = 4, 4, mode, OpenEXR.ROUND_DOWN
+    return tiles
+
+
+@pytest.mark.parametrize(("mode", "chunks", "written"), [(OpenEXR.MIPMAP_LEVELS, 20, 15), (OpenEXR.RIPMAP_LEVELS, 60, 15)],
+                         ids=["mipmap", "ripmap"])
+def test_an_exr_whose_lower_levels_were_never_written_is_cut(tmp_path, mode: object, chunks: int, written: int) -> None:
+    """The openexr package (3.5) writes a mip- or rip-mapped tiled file with only its first
+    level's tiles, the other table entries 0; OpenEXR's own reader refuses it. Before: read
+    as a complete 5-level texture."""
+    path = tmp_path / "m.exr"
+    path.write_bytes(_exr_from_openexr(tmp_path, {"type": OpenEXR.tiledimage, "tiles": _mip_tiles(mode)},
+                                       {"RGBA": np.zeros((9, 17, 4), np.float16)}))
+    with pytest.raises(ValueError, match="file has 0 parts"):  # its pixels: "corrupt chunk table"
+        OpenEXR.File(str(path), separate_channels=True).channels()
+    assert _code(_exr(path.read_bytes())) == (
+        "TB043", f"EXR pixel data truncated: the offset table leaves {chunks - written} of its {chunks} chunks at 0 and the file "
+        f"holds {written}: {chunks - written} were never written (OpenEXR refuses a file whose chunks it cannot all find)")
+
+
+def _table_at(width: int, height: int, mode: int) -> int:
+    return 8 + len(fx.exr_header(width, height, channels=(("A", 1), ("B", 1), ("G", 1), ("R", 1)), tiles=(4, 4, mode)))
+
+
+def test_an_exr_table_entry_left_at_0_is_fine_when_its_chunk_is_there(tmp_path) -> None:
+    """OpenEXR rebuilds a table with entries missing by walking the chunks: all there, it reads."""
+    data = fx.exr_tiled_levels_bytes(17, 9, mode=1)
+    at = _table_at(17, 9, 1) + 8 * 19  # the last level's entry
+    data = data[:at] + bytes(8) + data[at + 8 :]
+    (tmp_path / "z.exr").write_bytes(data)
+    with OpenEXR.File(str(tmp_path / "z.exr"), separate_channels=True) as f:
+        assert f.channels()["R"].pixels.shape == (9, 17)
+    assert _one(_exr(data)).stored_levels == 5
+
+
+def test_a_complete_mip_mapped_exr_reads_its_levels(tmp_path) -> None:
+    """Written by the layout spec (fx.exr_tiled_levels_bytes), read back by the openexr package."""
+    for mode, round_up, levels in ((1, False, 5), (1, True, 6), (2, False, 1), (0, False, 1)):
+        data = fx.exr_tiled_levels_bytes(17, 9, mode=mode, round_up=round_up)
+        (tmp_path / "t.exr").write_bytes(data)
+        with OpenEXR.File(str(tmp_path / "t.exr"), separate_channels=True) as f:
+            assert f.channels()["R"].pixels.shape == (9, 17)
+        assert _one(_exr(data)).stored_levels == levels
 
 
 def test_exr_multipart_reads_the_first_part() -> None:
@@ -170,6 +250,17 @@ def test_hdr_orientations(resolution: bytes) -> None:
     f = _one(_hdr(data))
     assert (f.container, f.width, f.height, f.channels, f.alpha, f.hdr, f.color_space) == ("hdr", 64, 32, 3, False, True, "linear")
     assert (f.bit_depth, f.disk_bytes, f.stored_format) == (32, len(data), None)
+
+
+def test_hdr_with_swapped_axes_is_sized_by_its_columns() -> None:
+    """Before: '+X 8 -Y 1000' (8 columns of 1000 pixels, RLE) was sized as 1000 rows of 8
+    pixels, a lower bound of 12,000 bytes over the 8 x 68 = 544 it has: a false TB043."""
+    data = fx.hdr_bytes(8, 1000, resolution=b"+X 8 -Y 1000")
+    assert len(data) - data.index(b"+X 8 -Y 1000\n") - 13 == 8 * (4 + 4 * 2 * 8)  # 8 columns, 8 runs a channel
+    f = _one(_hdr(data))
+    assert (f.width, f.height) == (8, 1000)
+    code, message = _code(_hdr(data[:-1]))
+    assert (code, message) == ("TB043", f"HDR pixel data truncated: 8x1000 needs at least 544 bytes after the header at offset {len(data) - 544}, the file has 543 (at least 1 bytes missing)")
 
 
 def test_hdr_variants() -> None:

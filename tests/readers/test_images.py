@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import random
 import struct
+import zlib
 
 import pytest
 from PIL import Image
@@ -298,3 +299,66 @@ def test_pillow_errors_become_findings(tmp_path) -> None:
     data = b"II*\x00" + struct.pack("<I", 10_000) + bytes(8)
     code, _ = _code(data, "bad.tif")
     assert code in ("TB042", "TB054")
+
+
+@pytest.mark.parametrize(("params", "shown"), [({}, "its first frame"), ({"default_image": True}, "its default image")],
+                         ids=["first-frame", "default-image"])
+def test_an_apng_is_priced_as_one_image_with_a_warning(params: dict, shown: str) -> None:
+    data = fx.animated_bytes("PNG", (17, 9), frames=3, **params)
+    with Image.open(io.BytesIO(data)) as im:  # the oracle: Pillow sees an animation on a 17x9 canvas
+        assert (im.size, im.n_frames) == ((17, 9), 3)
+    result = read_bytes("anim.png", data, ".png")
+    (facts,) = result.textures
+    assert (facts.width, facts.height, facts.channels) == (17, 9, 3)
+    assert [(f.code, f.severity.value, f.message) for f in result.findings] == [
+        ("TB062", "warning", f"APNG of 3 frames: priced as one 17x9 image, {shown}, which a PNG decoder shows")]
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def test_an_apng_of_one_frame_is_a_png() -> None:
+    """acTL says one frame, and the fcTL before IDAT makes the default image that frame."""
+    png = fx.png_bytes(17, 9)
+    fctl = struct.pack(">IIIIIHHBB", 0, 17, 9, 0, 0, 1, 10, 0, 0)
+    data = png[:33] + _chunk(b"acTL", struct.pack(">II", 1, 0)) + _chunk(b"fcTL", fctl) + png[33:]
+    with Image.open(io.BytesIO(data)) as im:
+        assert im.n_frames == 1
+    assert read_bytes("one.png", data, ".png").findings == ()
+
+
+def test_a_bigtiff_is_read() -> None:
+    """Before: 'II+\\0' was no TIFF signature to texbudget (TB041); Pillow writes and reads it."""
+    data = fx.pillow_bytes("TIFF", "RGB", (17, 9), big_tiff=True)
+    assert data[:4] == b"II+\x00"
+    with Image.open(io.BytesIO(data)) as im:
+        im.load()
+        assert (im.mode, im.size) == ("RGB", (17, 9))
+    facts = _one(data, "big.tif")
+    assert (facts.container, facts.width, facts.height, facts.channels) == ("tiff", 17, 9, 3)
+    assert read_bytes("big.tif", data).textures[0].width == 17  # sniffed without a suffix hint too
+
+
+def test_a_bigtiff_cut_inside_its_directory_is_truncated() -> None:
+    data = fx.pillow_bytes("TIFF", "F", (16, 8), big_tiff=True)  # 10 entries of 20 bytes at offset 16
+    assert _code(data[:200], "big.tif") == ("TB042", "TIFF header truncated: the first image directory ends at 232, the file at 200")
+
+
+def test_a_tiff_whose_strip_byte_counts_overshoot_but_whose_rows_are_there_is_read() -> None:
+    """Pillow's own test file tiff_wrong_bits_per_sample.tiff has StripByteCounts of 35 MB in
+    an 11 KB file that holds every row; Pillow reads it by the image's size. Before: TB043
+    '35,700,416 bytes missing'. A file cut inside its rows is still TB043."""
+    from tests.robustness.seeds import seed, set_field
+
+    s = seed("rgb.tif")  # one uncompressed strip of 16x8 RGB: 384 bytes
+    data = set_field(s.data, s.fields[s.field("tag279.value")], 35_711_440)
+    with Image.open(io.BytesIO(data)) as im:
+        im.load()
+        assert (im.mode, im.size) == ("RGB", (16, 8))
+    result = read_bytes("a.tif", data, ".tif")
+    (facts,) = result.textures
+    assert (facts.width, facts.height, facts.channels) == (16, 8, 3)
+    assert [(f.code, f.severity.value) for f in result.findings] == [("TB055", "warning")]
+    assert "the uncompressed rows the image's size needs (384 bytes) are all in the file" in result.findings[0].message
+    assert _code(data[:-1], "a.tif")[0] == "TB043"

@@ -192,19 +192,28 @@ def _tiff_fields(data: bytes) -> list[Field]:
     return fields
 
 
-def _webp_fields(data: bytes) -> list[Field]:
-    fields = [Field("riff_size", 4, "<I")]
-    pos = 12
-    while pos + 8 <= len(data):
+def _webp_fields(data: bytes, pos: int = 12, end: int | None = None, prefix: str = "") -> list[Field]:
+    """The RIFF size and every chunk's size and header fields, into each ANMF frame's chunks
+    (named ``frame1.VP8 .size``, …)."""
+    fields = [] if prefix else [Field("riff_size", 4, "<I")]
+    end = len(data) if end is None else end
+    frames = 0
+    while pos + 8 <= end:
         kind = data[pos : pos + 4].decode("latin-1")
         size = struct.unpack_from("<I", data, pos + 4)[0]
-        fields.append(Field(f"{kind}.size", pos + 4, "<I"))
+        frames += kind == "ANMF"
+        fields.append(Field(f"frame{frames}.ANMF.size" if kind == "ANMF" else f"{prefix}{kind}.size", pos + 4, "<I"))
         if kind == "VP8X":
             fields += [Field("flags", pos + 8, "B"), Field("canvas_width", pos + 12, "u24"), Field("canvas_height", pos + 15, "u24")]
         elif kind == "VP8L":
-            fields.append(Field("vp8l_bits", pos + 9, "<I"))
+            fields.append(Field(f"{prefix}vp8l_bits", pos + 9, "<I"))
         elif kind == "VP8 ":
-            fields += [Field("vp8_width", pos + 14, "<H"), Field("vp8_height", pos + 16, "<H")]
+            fields += [Field(f"{prefix}vp8_tag", pos + 8, "u24"), Field(f"{prefix}vp8_width", pos + 14, "<H"),
+                       Field(f"{prefix}vp8_height", pos + 16, "<H")]
+        elif kind == "ANMF":
+            name = f"frame{frames}"
+            fields += [Field(f"{name}.{k}", pos + 8 + 3 * i, "u24") for i, k in enumerate(("x", "y", "width", "height"))]
+            fields += _webp_fields(data, pos + 8 + 16, min(end, pos + 8 + size), f"{name}.")
         pos += 8 + size + (size & 1)
     return fields
 
@@ -617,6 +626,11 @@ def _godot_seeds(add) -> None:
     for name, kind in (("town.scn", "scn"), ("rock.res", "res"), ("rock.mesh", "mesh"), ("level.lmbake", "lmbake")):
         data = _godot_binary(kind)
         add(name, data, _rsrc_fields(data), "scene")
+def _webp_extended() -> bytes:
+    """VP8X, ICCP, ALPH and VP8: a lossy image with alpha and a colour profile."""
+    out = io.BytesIO()
+    Image.new("RGBA", (16, 8), (10, 200, 30, 128)).save(out, format="WEBP", quality=50, icc_profile=fx.icc_profile(b"sRGB IEC61966-2.1"))
+    return out.getvalue()
 
 
 @cache
@@ -647,6 +661,10 @@ def all_seeds() -> tuple[Seed, ...]:
     add("lossless.webp", webp_l, _webp_fields(webp_l))
     webp_v = _pil("WEBP", "RGB", (16, 8), quality=50)
     add("lossy.webp", webp_v, _webp_fields(webp_v))
+    webp_x = _webp_extended()
+    add("extended.webp", webp_x, _webp_fields(webp_x))
+    webp_a = fx.animated_bytes("WEBP", (16, 8), frames=2, mode="RGBA", lossless=True)
+    add("animated.webp", webp_a, _webp_fields(webp_a))
     gif = _pil("GIF", "P", (16, 8), transparency=0)
     add("anim.gif", gif, _gif_fields(gif))
     add("art.psd", fx.psd_bytes(16, 8), _PSD_FIELDS)

@@ -76,6 +76,8 @@ _MAGIC: tuple[tuple[bytes, str, str], ...] = (
     (b"II*\x00", "tiff", ".tif"),
     (b"MM\x00*", "tiff", ".tif"),
     (b"Kaydara FBX Binary  \x00", "fbx", ".fbx"),
+    (b"II+\x00", "tiff", ".tif"),  # BigTIFF
+    (b"MM\x00+", "tiff", ".tif"),
 )
 
 #: bytes read to sniff; every magic above fits (the binary FBX one is the longest, 21).

@@ -76,6 +76,15 @@ def read_upto(f: BinaryIO, limit: int) -> bytes:
 
 
 _WIDE_CHANNELS = (("64", 64), ("32", 32), ("16", 16))
+#: Bytes of an ICC profile looked at for its description.
+ICC_LOOK_BYTES = 4096
+
+
+def icc_says_linear(icc: bytes) -> bool:
+    """An ICC profile's description names linear profiles ("Linear sRGB", "scRGB linear", …);
+    v2 profiles store it in ASCII, v4 in UTF-16BE."""
+    text = icc[:ICC_LOOK_BYTES].lower()
+    return b"linear" in text or "linear".encode("utf-16-be") in text
 
 
 def bit_depth_of(fmt: PixelFormat) -> int:

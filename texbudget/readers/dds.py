@@ -10,7 +10,9 @@ Decisions, where readers disagree:
 - ``mipMapCount`` is used whether or not the MIPMAPCOUNT flag is set (as DirectXTex does);
   0 means 1 level.
 - A DX10 ``arraySize`` of 0 is read as 1 with a TB049 warning: Pillow's DDS writer produces
-  it for BC2/BC3/BC5, while DirectXTex refuses such files.
+  it for BC2/BC3/BC5, while DirectXTex refuses such files. A ``resourceDimension`` of 0
+  (unknown) is read as 2D with a TB055 warning, as Pillow reads it (its test files bc1.dds
+  and bc1_typeless.dds have it); DirectXTex refuses it too.
 - Legacy formats (no DX10 header) are read as DirectXTex's DDS loader reads them
   (``LEGACY_FORMATS``, the FourCC and D3DFORMAT ids in ``format_table``): the stored format
   is the DXGI format it loads the file as, so the GPU bytes are what a D3D10+ or Vulkan
@@ -185,6 +187,9 @@ def read_dds(src: Source) -> ReadResult:
         fmt = formats.by_dxgi(dxgi)
         if fmt is None:
             return fail(src.rel, "TB046", f"DDS DX10 header: unknown or unsupported DXGI format {dxgi}")
+        if dimension == 0:  # D3D10_RESOURCE_DIMENSION_UNKNOWN: Pillow reads such files as 2D
+            notes.append(findings.make(src.rel, "TB055", "DDS DX10 header gives resourceDimension 0 (unknown); read as 2D, as Pillow reads it (DirectXTex refuses it)"))
+            dimension = DIMENSION_2D
         if dimension not in (DIMENSION_1D, DIMENSION_2D, DIMENSION_3D):
             return fail(src.rel, "TB054", f"DDS DX10 header: resourceDimension {dimension} (must be 2 = 1D, 3 = 2D or 4 = 3D)")
         if array_size == 0:

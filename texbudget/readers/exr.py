@@ -11,7 +11,10 @@ alpha when that layer has an ``A`` channel, bit depth 16 when every channel is H
 otherwise, hdr True, colour space linear. A tiled MIPMAP file reports its stored level count
 (rounding mode honoured); ONE_LEVEL and RIPMAP files report 1 (ripmaps are not GPU mips).
 A file too short for its chunk offset table, or for the chunk at the largest offset the
-table names, is cut (TB043). Deep files have no fixed texel
+table names, is cut (TB043); so is one whose table leaves entries at 0 (not filled in) while
+the file holds fewer chunks than the table has, as OpenEXR finds when it rebuilds the table
+(the ``openexr`` Python package writes mip-mapped files with only their first level's tiles;
+OpenEXR's own readers refuse them). A table of zeros only says nothing. Deep files have no fixed texel
 size (TB046); multi-part files are read from their first part (TB056).
 """
 
@@ -22,14 +25,15 @@ import struct
 from texbudget import findings
 from texbudget.model import Finding, ReadResult, TextureFacts
 from texbudget.readers import Source
-from texbudget.readers._common import HEADER_SCAN_LIMIT, check_dims, fail
+from texbudget.readers._common import HEADER_SCAN_LIMIT, check_dims, fail, read_at
 
 MAGIC = b"v/1\x01"
 FLAG_TILED, FLAG_LONG_NAMES, FLAG_DEEP, FLAG_MULTIPART = 0x200, 0x400, 0x800, 0x1000
 PIXEL_TYPES = {0: ("UINT", 32), 1: ("HALF", 16), 2: ("FLOAT", 32)}
 ONE_LEVEL, MIPMAP_LEVELS, RIPMAP_LEVELS = 0, 1, 2
-#: scanlines per chunk by compression (NONE, RLE, ZIPS, ZIP, PIZ, PXR24, B44, B44A, DWAA, DWAB)
-LINES_PER_CHUNK = {0: 1, 1: 1, 2: 1, 3: 16, 4: 32, 5: 16, 6: 32, 7: 32, 8: 32, 9: 256}
+#: scanlines per chunk by compression (NONE, RLE, ZIPS, ZIP, PIZ, PXR24, B44, B44A, DWAA, DWAB,
+#: then HTJ2K256, HTJ2K32, LJ2K and ZSTD, as the openexr package 3.5 writes them)
+LINES_PER_CHUNK = {0: 1, 1: 1, 2: 1, 3: 16, 4: 32, 5: 16, 6: 32, 7: 32, 8: 32, 9: 256, 10: 256, 11: 32, 12: 256, 13: 1}
 
 
 class _Truncated(Exception):
@@ -140,9 +144,16 @@ def _last_chunk_cut(src: Source, table_at: int, chunks: int, size: int, head_byt
     table = src.read_at(table_at, 8 * chunks)
     if len(table) < 8 * chunks:
         return None  # the file shrank after it was measured; its length was checked above
-    last = max(struct.unpack(f"<{chunks}Q", table))
+    offsets = struct.unpack(f"<{chunks}Q", table)
+    last = max(offsets)
     if last == 0:
         return None
+    unset = offsets.count(0)
+    if unset:
+        found = _chunks_in_file(src, table_at + 8 * chunks, size, head_bytes, chunks)
+        if found < chunks:
+            return (f"the offset table leaves {unset} of its {chunks} chunks at 0 and the file holds {found}: "
+                    f"{chunks - found} were never written (OpenEXR refuses a file whose chunks it cannot all find)")
     end = last + head_bytes
     if end > size:
         return f"the offset table names a chunk at byte {last}, whose header ends at {end}, the file at {size} ({end - size} bytes missing)"
@@ -150,6 +161,24 @@ def _last_chunk_cut(src: Source, table_at: int, chunks: int, size: int, head_byt
     if end + data > size:
         return f"the last chunk (at byte {last}) ends at {end + data}, the file at {size} ({end + data - size} bytes missing)"
     return None
+
+
+def _chunks_in_file(src: Source, start: int, size: int, head_bytes: int, limit: int) -> int:
+    """How many whole chunks (header, then as many bytes of data as it says) follow one
+    another from ``start``, up to ``limit``: what OpenEXR finds when it rebuilds an offset
+    table that has entries missing."""
+    count, pos = 0, start
+    with src.open() as f:
+        while count < limit and pos + head_bytes <= size:
+            raw = read_at(f, pos + head_bytes - 4, 4, size)
+            if len(raw) < 4:
+                break
+            (data,) = struct.unpack("<i", raw)
+            if data < 0 or pos + head_bytes + data > size:
+                break
+            pos += head_bytes + data
+            count += 1
+    return count
 
 
 def _cstring(data: bytes, pos: int, limit: int) -> tuple[str, int]:

@@ -3,8 +3,9 @@
 The header is ``#?PROGRAM``, ``KEY=value`` lines, a blank line, then one resolution line:
 ``-Y <height> +X <width>`` for the standard orientation, any sign for each axis, and the
 axes swapped (``+X <width> -Y <height>``) for images stored column by column. The number
-after ``X`` is always the width, the one after ``Y`` the height. At most 64 KiB of header is
-scanned. Data is new-style RLE (each scanline starts ``02 02``), whose smallest possible
+after ``X`` is always the width, the one after ``Y`` the height; the first axis is the one
+that changes slowest, so a swapped file's scanlines are its columns. At most 64 KiB of header
+is scanned. Data is new-style RLE (each scanline starts ``02 02``), whose smallest possible
 encoding bounds the payload from below; a file shorter than that bound is cut (TB043).
 """
 
@@ -58,10 +59,13 @@ def read_hdr(src: Source) -> ReadResult:
     data_start = newline + 1
     have = size - data_start
     first = head[data_start:data_start + 2]
+    # The first axis of the resolution line changes slowest: "-Y h +X w" is h scanlines of w
+    # pixels, "+X w -Y h" is w scanlines (columns) of h pixels.
+    lines, length = int(match.group(3)), int(match.group(6))
     # New-style RLE: 4-byte scanline header, then per channel runs of at most 127 texels in
-    # 2 bytes (a run) or 128 texels in 129 bytes (literals): at least 2*ceil(w/127) bytes.
-    if first == b"\x02\x02" and 8 <= width < 32768:
-        needed = height * (4 + 4 * 2 * -(-width // 127))
+    # 2 bytes (a run) or 128 texels in 129 bytes (literals): at least 2*ceil(n/127) bytes.
+    if first == b"\x02\x02" and 8 <= length < 32768:
+        needed = lines * (4 + 4 * 2 * -(-length // 127))
     else:
         needed = 4  # flat or old-style RLE: at least one pixel
     if have < needed:

@@ -8,9 +8,10 @@ to protect pixel decoding we never do (a 16384x16384 height map is a normal text
 ``Image.open`` refuses it), and it keeps Pillow from guessing a type we did not sniff.
 Absurd sizes are still refused by our own limit (TB045, ``_common.MAX_DIMENSION``).
 
-WebP and PSD are parsed here: Pillow's WebP plugin reads the whole file into memory to open
-it, and its PSD plugin reads header sections with a length the file claims (an unbounded
-allocation) and refuses 16/32-bit documents. Both headers are a few fixed fields.
+WebP and PSD are parsed by texbudget: Pillow's WebP plugin reads the whole file into memory
+to open it, and its PSD plugin reads header sections with a length the file claims (an
+unbounded allocation) and refuses 16/32-bit documents. WebP's chunks are walked in
+``readers/webp.py``; PSD's header is a few fixed fields, read here.
 
 Hints: ``bit_depth`` is the precision of a colour channel (8 or 16, 32 for float TIFF/PSD),
 not the PNG index depth (a 4-bit palette image is 8). Palette images report 3 channels, or 4
@@ -32,9 +33,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from texbudget.model import ReadResult
+from texbudget import findings
+from texbudget.model import Finding, ReadResult
 from texbudget.readers import Source, sniff
-from texbudget.readers._common import check_dims, fail, new_texture, read_at, texture_result
+from texbudget.readers._common import (
+    check_dims,
+    fail,
+    icc_says_linear,
+    new_texture,
+    read_at,
+    texture_result,
+)
+from texbudget.readers.webp import MIN_HEADER as _WEBP_MIN_HEADER
+from texbudget.readers.webp import read_webp
 
 #: container -> (Pillow plugin module, ImageFile class)
 _PIL_CLASSES = {
@@ -56,14 +67,14 @@ _MAGICS = {
     "png": (b"\x89PNG\r\n\x1a\n",),
     "jpeg": (b"\xff\xd8\xff",),
     "bmp": (b"BM",),
-    "tiff": (b"II*\x00", b"MM\x00*"),
+    "tiff": (b"II*\x00", b"MM\x00*", b"II+\x00", b"MM\x00+"),  # classic TIFF, BigTIFF
     "gif": (b"GIF87a", b"GIF89a"),
     "psd": (b"8BPS",),
     "webp": (b"RIFF",),
 }
 
 #: Bytes each container needs before its size is known (fixed headers).
-_MIN_HEADER = {"png": 33, "gif": 13, "bmp": 26, "tga": 18, "psd": 26, "webp": 30, "jpeg": 4, "tiff": 8}
+_MIN_HEADER = {"png": 33, "gif": 13, "bmp": 26, "tga": 18, "psd": 26, "webp": _WEBP_MIN_HEADER, "jpeg": 4, "tiff": 8}
 
 #: Everything Pillow may raise while parsing a header it does not like. SyntaxError is its
 #: "not my format / bad header"; the rest escape from some plugins on truncated or odd data.
@@ -111,7 +122,7 @@ def read_image(src: Source) -> ReadResult:
     if len(head) < _MIN_HEADER[container]:
         return fail(src.rel, "TB042", f"{container.upper()} header truncated: the file has {len(head)} bytes, the header needs {_MIN_HEADER[container]}")
     if container == "webp":
-        return _read_webp(src, head, size)
+        return read_webp(src, head, size)
     if container == "psd":
         return _read_psd(src, head, size)
     early = _check_fixed_header(src, container, head, size)
@@ -242,19 +253,30 @@ def _read_with_pillow(src: Source, container: str, head: bytes, size: int) -> Re
             im = cls(f)
             mode, (width, height), info = im.mode, im.size, dict(im.info)
             tiff_tags = _tiff_tags(im) if container == "tiff" else {}
+            frames = getattr(im, "n_frames", 1) if container == "png" else 1  # APNG: from acTL
     except _PIL_ERRORS as exc:
         if isinstance(exc, (FileNotFoundError, PermissionError, IsADirectoryError)):
             raise  # the registry reports these as TB005/TB001
         return fail(src.rel, _pillow_code(exc), f"{what} header not readable: {_describe(exc)}")
     except Image.DecompressionBombError as exc:  # a GIF frame or TIFF tile far larger than any texture
         return fail(src.rel, "TB045", f"{what} header describes an image part beyond any GPU: {exc}")
-    bad = check_dims(src.rel, what, width, height) or (_check_tiff_data(src, tiff_tags, size) if container == "tiff" else None)
+    bad = check_dims(src.rel, what, width, height)
     if bad is not None:
         return bad
-    return _facts(src, container, width, height, _shape_of(container, mode, info, head, tiff_tags), info, size)
+    notes: tuple[Finding, ...] = ()
+    if container == "tiff":
+        checked = _check_tiff_data(src, tiff_tags, size, width, height)
+        if isinstance(checked, ReadResult):
+            return checked
+        notes = checked
+    if isinstance(frames, int) and frames > 1:
+        default = "its default image, which a PNG decoder shows" if info.get("default_image") else "its first frame, which a PNG decoder shows"
+        notes = (findings.make(src.rel, "TB062", f"APNG of {frames} frames: priced as one {width}x{height} image, {default}"),)
+    return _facts(src, container, width, height, _shape_of(container, mode, info, head, tiff_tags), info, size, notes)
 
 
-def _facts(src: Source, container: str, width: int, height: int, shape: _Shape, info: dict[str, Any], size: int) -> ReadResult:
+def _facts(src: Source, container: str, width: int, height: int, shape: _Shape, info: dict[str, Any], size: int,
+           notes: tuple[Finding, ...] = ()) -> ReadResult:
     facts = new_texture(  # positional (TextureFacts' field order): a keyword call costs a µs more
         src.rel,  # path
         container,
@@ -271,7 +293,7 @@ def _facts(src: Source, container: str, width: int, height: int, shape: _Shape, 
         shape.grey,
         shape.palette,
     )
-    return texture_result(facts)
+    return texture_result(facts, notes)
 
 
 # --- headers Pillow need not open -------------------------------------------------------------
@@ -353,8 +375,9 @@ def _tiff_tags(im: Any) -> dict[int, tuple[int, ...]]:
     if tags is None:
         return {}
     out: dict[int, tuple[int, ...]] = {}
-    # BitsPerSample, ExtraSamples, SampleFormat, Strip/Tile offsets and byte counts
-    for tag in (258, 338, 339, 273, 279, 324, 325):
+    # BitsPerSample, ExtraSamples, SampleFormat, Strip/Tile offsets and byte counts,
+    # Compression, SamplesPerPixel, RowsPerStrip, PlanarConfiguration
+    for tag in (258, 338, 339, 273, 279, 324, 325, 259, 277, 278, 284):
         try:
             value = tags.get(tag)
         except _PIL_ERRORS:
@@ -365,10 +388,14 @@ def _tiff_tags(im: Any) -> dict[int, tuple[int, ...]]:
     return out
 
 
-def _check_tiff_data(src: Source, tags: dict[int, tuple[int, ...]], size: int) -> ReadResult | None:
-    """The first image directory and its strips (or tiles) must lie inside the file. Pillow
-    keeps the entries of a directory the file cuts short, without a word, so the directory's
-    own end is checked here."""
+def _check_tiff_data(src: Source, tags: dict[int, tuple[int, ...]], size: int, width: int,
+                     height: int) -> ReadResult | tuple[Finding, ...]:
+    """The first image directory and its strips (or tiles) must lie inside the file (a
+    failing ReadResult when not; else the warnings). Pillow keeps the entries of a directory
+    the file cuts short, without a word, so the directory's own end is checked here. An
+    uncompressed file whose StripByteCounts claim more than its strips' rows need, past the
+    end of a file that holds those rows, is read with a TB055 warning, as Pillow reads it (it
+    reads the rows the image's size needs)."""
     rel = src.rel
     end = _tiff_directory_end(src, size)
     if end is not None and end > size:
@@ -381,23 +408,50 @@ def _check_tiff_data(src: Source, tags: dict[int, tuple[int, ...]], size: int) -
             continue
         ends = [o + c for o, c in zip(offsets, counts, strict=True)]
         if ends and max(ends) > size:
+            rows = _raw_strip_bytes(tags, width, height, len(offsets)) if offsets_tag == 273 else None
+            if rows is not None and max(o + n for o, n in zip(offsets, rows, strict=True)) <= size:
+                return (findings.make(rel, "TB055", f"TIFF: StripByteCounts says its strips end at {max(ends)}, past the file's end at {size}, but the uncompressed rows the image's size needs ({sum(rows)} bytes) are all in the file; read as Pillow reads it"),)
             return fail(rel, "TB043", f"TIFF pixel data truncated: its strips or tiles end at {max(ends)}, the file at {size} ({max(ends) - size} bytes missing)")
-    return None
+    return ()
+
+
+def _raw_strip_bytes(tags: dict[int, tuple[int, ...]], width: int, height: int, strips: int) -> list[int] | None:
+    """The bytes each strip of an uncompressed, chunky TIFF holds, from the image's size,
+    bits per sample and rows per strip (None for compressed or planar data, whose strips'
+    lengths only StripByteCounts gives)."""
+    if tags.get(259, (1,))[0] != 1 or tags.get(284, (1,))[0] != 1:
+        return None
+    samples = tags.get(277, (1,))[0]
+    bits = tags.get(258, (1,))
+    pixel_bits = sum(bits) if len(bits) == samples else bits[0] * samples
+    per_strip = min(tags.get(278, (height,))[0] or height, height)
+    row = -(-width * pixel_bits // 8)
+    if strips != -(-height // per_strip):
+        return None
+    return [min(per_strip, height - i * per_strip) * row for i in range(strips)]
+
+
+#: TIFF version -> (header bytes, IFD offset format, entry-count format, entry bytes,
+#: next-IFD offset bytes): classic TIFF (42) and BigTIFF (43, 64-bit offsets and counts).
+_TIFF_LAYOUT = {42: (8, "I", "H", 12, 4), 43: (16, "Q", "Q", 20, 8)}
 
 
 def _tiff_directory_end(src: Source, size: int) -> int | None:
-    """Where the first image directory of a classic TIFF ends (its entries and next-IFD
-    offset), or None when the file is BigTIFF or the count cannot be read."""
-    head = src.head(8)
+    """Where the first image directory of a TIFF or BigTIFF ends (its entries and next-IFD
+    offset), or None when the header is not one of them."""
+    head = src.head(16)
     order = "<" if head[:2] == b"II" else ">"
-    if len(head) < 8 or struct.unpack_from(order + "H", head, 2)[0] != 42:
+    layout = _TIFF_LAYOUT.get(struct.unpack_from(order + "H", head, 2)[0]) if len(head) >= 8 else None
+    if layout is None or len(head) < layout[0]:
         return None
-    offset = struct.unpack_from(order + "I", head, 4)[0]
+    _, offset_fmt, count_fmt, entry, next_bytes = layout
+    offset = struct.unpack_from(order + offset_fmt, head, 8 if offset_fmt == "Q" else 4)[0]
+    count_bytes = struct.calcsize(count_fmt)
     with src.open() as f:
-        raw = read_at(f, offset, 2, size)
-    if len(raw) < 2:
-        return offset + 2
-    return offset + 2 + 12 * struct.unpack(order + "H", raw)[0] + 4
+        raw = read_at(f, offset, count_bytes, size)
+    if len(raw) < count_bytes:
+        return offset + count_bytes
+    return offset + count_bytes + entry * struct.unpack(order + count_fmt, raw)[0] + next_bytes
 
 
 def _pillow_code(exc: BaseException) -> str:
@@ -461,60 +515,13 @@ def _color_space(container: str, info: dict[str, Any], shape: _Shape) -> str | N
         return "srgb"
     icc = info.get("icc_profile")
     if isinstance(icc, bytes) and icc:
-        return "linear" if _icc_says_linear(icc) else "srgb"
+        return "linear" if icc_says_linear(icc) else "srgb"
     gamma = info.get("gamma")
     if isinstance(gamma, (int, float)) and gamma > 0:
         return "linear" if abs(gamma - 1.0) < 0.01 else "srgb"
     if container in ("jpeg", "webp"):
         return "srgb"
     return None
-
-
-def _icc_says_linear(icc: bytes) -> bool:
-    """An ICC profile's description names linear profiles ("Linear sRGB", "scRGB linear", …);
-    v2 profiles store it in ASCII, v4 in UTF-16BE."""
-    text = icc[:_TAIL_BYTES].lower()
-    return b"linear" in text or "linear".encode("utf-16-be") in text
-
-
-# --- WebP ---------------------------------------------------------------------------------
-
-
-def _read_webp(src: Source, head: bytes, size: int) -> ReadResult:
-    if head[8:12] != b"WEBP":
-        return fail(src.rel, "TB041", "RIFF file without the WEBP form type")
-    riff_size = struct.unpack_from("<I", head, 4)[0]
-    chunk = head[12:16]
-    alpha = False
-    if chunk == b"VP8X":
-        flags = head[20]
-        width = 1 + int.from_bytes(head[24:27], "little")
-        height = 1 + int.from_bytes(head[27:30], "little")
-        alpha = bool(flags & 0x10)
-    elif chunk == b"VP8L":
-        if head[20] != 0x2F:
-            return fail(src.rel, "TB054", f"WEBP lossless: bad signature byte 0x{head[20]:02x}")
-        bits = struct.unpack_from("<I", head, 21)[0]
-        width, height = 1 + (bits & 0x3FFF), 1 + ((bits >> 14) & 0x3FFF)
-        alpha = bool(bits >> 28 & 1)
-    elif chunk == b"VP8 ":
-        if head[23:26] != b"\x9d\x01\x2a":
-            return fail(src.rel, "TB054", "WEBP lossy: bad VP8 start code")
-        width = struct.unpack_from("<H", head, 26)[0] & 0x3FFF
-        height = struct.unpack_from("<H", head, 28)[0] & 0x3FFF
-    else:
-        return fail(src.rel, "TB054", f"WEBP: unknown first chunk {chunk!r}")
-    bad = check_dims(src.rel, "WEBP", width, height)
-    if bad is not None:
-        return bad
-    short = _short(src.rel, "WEBP", riff_size + 8, size)
-    if short is not None:
-        return short
-    facts = new_texture(
-        path=src.rel, container="webp", width=width, height=height, channels=4 if alpha else 3,
-        alpha=alpha, bit_depth=8, color_space="srgb", disk_bytes=size,
-    )
-    return texture_result(facts)
 
 
 # --- PSD / PSB ------------------------------------------------------------------------------
@@ -561,6 +568,33 @@ def _psd_cut(f: BinaryIO, offset: int, size: int, psb: bool, rows: int, row_byte
     return None
 
 
+#: The smallest layer record (Adobe's spec): its rectangle (16 bytes), channel count (2),
+#: blend-mode signature and key (8), opacity, clipping, flags and filler (4), extra-data
+#: length (4); each channel adds 6 bytes (10 in a PSB).
+_PSD_MIN_LAYER_RECORD = 34
+
+
+def _psd_layers_bad(f: BinaryIO, offset: int, size: int, psb: bool) -> str | None:
+    """What is wrong with the layer info at the start of the layer and mask section (at
+    ``offset``), or None: its length must fit the section, and its layer count (negative
+    when the first alpha channel is the merged image's transparency) must fit its length.
+    Pillow reads such a file's merged image but refuses its layers ("Layer block too short
+    for number of layers requested"), so it is a warning (TB055)."""
+    width = 8 if psb else 4
+    raw = read_at(f, offset, 2 * width + 2, size)
+    if len(raw) < 2 * width + 2:
+        return None  # a short section is _psd_cut's to report
+    section, info = int.from_bytes(raw[:width], "big"), int.from_bytes(raw[width : 2 * width], "big")
+    if section < width or info == 0:
+        return None
+    if width + info > section:
+        return f"the layer info ({info} bytes) runs past the layer and mask section ({section} bytes) at offset {offset}"
+    count = abs(int.from_bytes(raw[2 * width :], "big", signed=True))
+    if count * _PSD_MIN_LAYER_RECORD > info - 2:
+        return f"the layer info ({info} bytes at offset {offset + width}) claims {count} layers; their records need at least {count * _PSD_MIN_LAYER_RECORD}"
+    return None
+
+
 def _read_psd(src: Source, head: bytes, size: int) -> ReadResult:
     version, = struct.unpack_from(">H", head, 4)
     stored, height, width, depth, mode = struct.unpack_from(">HIIHH", head, 12)
@@ -581,6 +615,7 @@ def _read_psd(src: Source, head: bytes, size: int) -> ReadResult:
             offset += 4 + struct.unpack(">I", raw)[0]
             if offset > size:
                 return fail(src.rel, "TB042", f"PSD header truncated: the {section} section ends at {offset}, the file at {size}")
+        layers = _psd_layers_bad(f, offset, size, version == 2)
         cut = _psd_cut(f, offset, size, version == 2, stored * height, -(-width * depth // 8))
     if cut is not None:
         return fail(src.rel, "TB043", f"PSD pixel data truncated: {cut}")
@@ -592,4 +627,5 @@ def _read_psd(src: Source, head: bytes, size: int) -> ReadResult:
         hdr=depth == 32, color_space="linear" if depth == 32 else None, disk_bytes=size,
         grey=grey, palette=palette,
     )
-    return texture_result(facts)
+    notes = () if layers is None else (findings.make(src.rel, "TB055", f"PSD: {layers}; the merged image was read (Pillow reads it, not the layers)"),)
+    return texture_result(facts, notes)
