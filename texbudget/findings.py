@@ -4,7 +4,7 @@
 code base is documented here; ``tests/unit/test_findings.py`` keeps the table and the README
 in step. Ranges: TB001–TB009 discovery and general, TB010–TB019 texture policy and deep scan,
 TB020–TB039 `check` limits and budgets, TB040–TB069 texture readers, TB070–TB099 glTF and
-mesh readers.
+mesh readers, TB110–TB119 Unity scenes, prefabs, materials and the Unity project index.
 """
 
 from __future__ import annotations
@@ -96,6 +96,15 @@ _TABLE: tuple[Code, ...] = (
     Code("TB085", E, "The mesh file could not be read (trimesh could not parse it).", "Re-export the mesh; open it in a DCC tool to see what is wrong."),
     Code("TB086", E, "The mesh file is larger than texbudget hands to trimesh (256 MiB); it was not read.", "Export the mesh as glTF/GLB, which texbudget sizes from its declarations without loading it."),
     Code("TB087", W, "The mesh file holds no triangles (a point cloud, lines or an empty scene); nothing was priced.", "Nothing to do if that is intended."),
+    # --- Unity scenes, prefabs, materials and project (TB110–TB119)
+    Code("TB110", E, "A Unity scene, prefab or material in Unity's binary serialization; texbudget reads the text (YAML) form only, so what it loads is not known.", "Set Asset Serialization to Force Text (Project Settings > Editor) and let Unity re-save the assets."),
+    Code("TB111", E, "The file is not a Unity text scene, prefab or material: empty, no %YAML header, no Unity object in it, or larger than texbudget reads (512 MiB).", "Re-save it from Unity, or exclude it in [scan] exclude if it is not a Unity asset."),
+    Code("TB112", W, "Some documents or references of a Unity scene, prefab or material could not be read (a malformed header or reference, a component without a GameObject, a Transform loop); they were skipped and the rest was read.", "Open and re-save the file in Unity; if it was merged by hand, check the merge."),
+    Code("TB113", INFO, "Prefab instances override materials or meshes (or remove components): the overriding assets are counted as well as the prefab's own, an overestimate where nothing else uses the prefab's.", "Nothing to do; apply the overrides to a prefab variant if the estimate matters."),
+    Code("TB114", INFO, "Meshes, materials or textures stored inside a Unity scene, prefab or material (ProBuilder, a script's output) are referenced but not priced.", "Save them as assets (e.g. export ProBuilder meshes) if they should be priced."),
+    Code("TB115", W, "A Unity .meta file of the project could not be read or gives no guid; references to its asset cannot be resolved.", "Let Unity regenerate the .meta (delete it and reopen the project), or restore it from version control."),
+    Code("TB116", W, "Two Unity .meta files give the same guid; references to it resolve to one of them (Unity itself assigns one a new guid on import).", "Delete one .meta (keep the one references were made with) and let Unity reimport."),
+    Code("TB117", W, "ProjectSettings/EditorBuildSettings.asset could not be read, or a scene it lists is not in the project; that scene is not a level.", "Open File > Build Settings in Unity and fix the scene list."),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _TABLE}

@@ -24,7 +24,8 @@ from texbudget import findings
 from texbudget.model import Finding, ReadResult
 from texbudget.readers import _common
 
-#: suffix -> (kind, "module:function"); kind is "texture" or "mesh".
+#: suffix -> (kind, "module:function"); kind is "texture", "mesh" or "scene" (an engine scene or
+#: resource file: what it loads, as SceneFacts.refs; docs/levels.md).
 _BY_SUFFIX: dict[str, tuple[str, str]] = {
     ".png": ("texture", "images:read_image"),
     ".jpg": ("texture", "images:read_image"),
@@ -47,6 +48,9 @@ _BY_SUFFIX: dict[str, tuple[str, str]] = {
     ".ply": ("mesh", "meshes:read_trimesh"),
     ".stl": ("mesh", "meshes:read_trimesh"),
     ".off": ("mesh", "meshes:read_trimesh"),
+    ".unity": ("scene", "unity_scene:read_unity_scene"),
+    ".prefab": ("scene", "unity_scene:read_unity_scene"),
+    ".mat": ("scene", "unity_scene:read_unity_material"),
 }
 
 #: magic prefix -> (container name, suffix whose reader handles it)
