@@ -12,7 +12,15 @@ import pytest
 
 from tests.readers.unity_files import guid
 from texbudget.levels import unity
-from texbudget.levels.unity import MetaIds, assemble, hashed_file_id, parse_build_settings, parse_meta_ids, read_project, xxh64
+from texbudget.levels.unity import (
+    MetaIds,
+    assemble,
+    hashed_file_id,
+    parse_build_settings,
+    parse_meta_ids,
+    read_project,
+    xxh64,
+)
 from texbudget.model import Severity
 
 ROCKS, STONE, CRATE, LOGO, OLD = guid("rocks-fbx"), guid("stone-mat"), guid("crate-prefab"), guid("logo-png"), guid("old-fbx")
