@@ -256,13 +256,13 @@ def test_malformed_documents_are_skipped_and_said_the_rest_is_read(tmp_path, mon
     (problem,) = result.findings
     assert (problem.code, problem.severity) == ("TB112", Severity.WARNING)
     assert problem.message == (
-        "6 parts could not be read and were skipped: 1 document header not of the form '--- !u!<classID> &<fileID>'; "
-        "MeshFilter &3: not a reference: '{fileID: zz, guid: 12}'; "
-        "MeshRenderer &4: m_Materials item is not a reference: '{fileID: 2100000, guid: short}'; and 3 more")
+        "6 parts could not be read and were skipped: MeshFilter &3: not a reference: '{fileID: zz, guid: 12}'; "
+        "MeshRenderer &4: m_Materials item is not a reference: '{fileID: 2100000, guid: short}'; "
+        "MeshFilter &9 names no GameObject; and 3 more")
     monkeypatch.setattr(unity_scene, "_SHOWN", 10)
     assert _read(tmp_path, "Broken.prefab", text).findings[0].message.split("; ")[3:] == [
-        "MeshFilter &9 names no GameObject",
         f"MeshFilter &10: fileID {2**64} is not a 64-bit integer",
+        "1 document header not of the form '--- !u!<classID> &<fileID>'",
         "the Transform hierarchy loops (or is deeper than 4096) at &6"]
 
 

@@ -73,6 +73,9 @@ _MESH_FILTER, _MESH_RENDERER, _SKINNED = 33, 23, 137
 _PREFAB_INSTANCE, _RENDER_SETTINGS, _LIGHT, _MATERIAL = 1001, 104, 108, 21
 #: Renderers whose materials are loaded but that place no mesh of a MeshFilter.
 _OTHER_RENDERERS = {199: "ParticleSystemRenderer", 212: "SpriteRenderer", 120: "LineRenderer", 96: "TrailRenderer"}
+_CLASS_NAMES = {_GAME_OBJECT: "GameObject", _TRANSFORM: "Transform", _RECT_TRANSFORM: "RectTransform",
+                _MESH_FILTER: "MeshFilter", _MESH_RENDERER: "MeshRenderer", _SKINNED: "SkinnedMeshRenderer",
+                _PREFAB_INSTANCE: "PrefabInstance", _RENDER_SETTINGS: "RenderSettings", _LIGHT: "Light", **_OTHER_RENDERERS}
 _SCENE_CLASSES = (_GAME_OBJECT, _TRANSFORM, _RECT_TRANSFORM, _MESH_FILTER, _MESH_RENDERER, _SKINNED,
                   _PREFAB_INSTANCE, _RENDER_SETTINGS, _LIGHT, *_OTHER_RENDERERS)
 
@@ -83,7 +86,6 @@ def _headers(classes: tuple[int, ...]) -> re.Pattern[bytes]:
     return re.compile(rb"\n--- !u!(" + alternatives + rb") &(-?\d{1,20})([^\n]*)\n")
 
 
-_SCENE_HEADERS = _headers(_SCENE_CLASSES)
 _MATERIAL_HEADERS = _headers((_MATERIAL,))
 _ANY_HEADER = re.compile(rb"\n--- !u!\d{1,10} &-?\d{1,20}(?: stripped)?\n")
 _SEPARATOR = b"\n--- "
@@ -96,6 +98,30 @@ _ITEM = re.compile(rb"\n  - " + _REF_TEXT)
 #: with brackets: ``'m_Materials.Array.data[0]'``).
 _MODIFIED = re.compile(rb"\n      propertyPath: (['\"]?)(m_Name|m_Mesh|m_Materials\.Array\.data\[\d{1,9}\])\1[ \t]*\n")
 _REMOVED = re.compile(rb"\n    (m_RemovedComponents|m_RemovedGameObjects):[ \t]*\n((?:    - [^\n]*\n(?:      [^\n]*\n)*)+)")
+
+#: The one pass over a scene: at every ``\n--- `` either a document of the four classes most
+#: of a scene is (GameObject, Transform/RectTransform, MeshFilter, MeshRenderer) with the fields
+#: needed, where Unity writes them (``go``, ``tf``, ``mf``, ``mr``: one C-speed match, no Python
+#: per line); or the header of another document to read (``doc``: the other classes, stripped
+#: placeholders, and any of the four laid out otherwise, read field by field); or a header that
+#: is not one Unity writes (``bad``). Headers of the classes not needed match nothing. A match
+#: never takes the newline that starts the next document.
+_LINES = rb"(?:  [^\n]*\n)*?"  # the fields before the one wanted (none is a document separator)
+_FAST = re.compile(
+    rb"\n--- (?:!u!(?:"
+    rb"1 &(?P<go_id>-?\d{1,20})\nGameObject:\n" + _LINES + rb"  m_Name:(?P<go_name>[^\n]*)(?P<go>)"
+    rb"|(?:4|224) &(?P<tf_id>-?\d{1,20})\n(?:Rect)?Transform:\n" + _LINES + rb"  m_GameObject: \{fileID: (?P<tf_go>-?\d{1,20})\}\n"
+    + _LINES + rb"  m_Father: \{fileID: (?P<tf_father>-?\d{1,20})\}(?=\n)(?P<tf>)"
+    rb"|33 &(?P<mf_id>-?\d{1,20})\nMeshFilter:\n" + _LINES + rb"  m_GameObject: \{fileID: (?P<mf_go>-?\d{1,20})\}\n  m_Mesh: "
+    rb"\{fileID: (?P<mf_mesh>-?\d{1,20})(?:,\s*guid: (?P<mf_guid>[0-9A-Fa-f]{32}))?(?:,\s*type: -?\d{1,9})?\}(?=\n)(?P<mf>)"
+    rb"|23 &(?P<mr_id>-?\d{1,20})\nMeshRenderer:\n" + _LINES + rb"  m_GameObject: \{fileID: (?P<mr_go>-?\d{1,20})\}\n"
+    + _LINES + rb"  m_Materials:(?P<mr_items>(?: \[\])?(?:\n  - [^\n]*(?:\n    [^\n]*)*)*)(?=\n)(?P<mr>)"
+    rb"|(?P<doc_class>" + b"|".join(str(c).encode() for c in sorted(_SCENE_CLASSES, key=lambda c: -len(str(c))))
+    + rb") &(?P<doc_id>-?\d{1,20})(?P<doc_rest>[^\n]*)\n(?P<doc>)"
+    rb")|(?!!u!\d{1,10} &-?\d{1,20}(?: stripped)?\n)[^\n]{0,60}(?P<bad>))")
+#: An item of a MeshRenderer's m_Materials as ``_FAST`` found them: (fileID, guid).
+_ITEM_IDS = re.compile(rb"\n  - \{fileID: (-?\d{1,20})(?:,\s*guid: ([0-9A-Fa-f]{32}))?(?:,\s*type: -?\d{1,9})?\}")
+
 
 #: A reference: (fileID, guid or None for an object of the same file).
 _Ref = tuple[int, str | None]
@@ -160,12 +186,7 @@ def _scalar(body: bytes, key: bytes) -> str | None:
         return None
     start = at + len(key)
     end = body.find(b"\n", start)
-    raw = (body[start:] if end < 0 else body[start:end]).decode("utf-8", "replace").strip()
-    if len(raw) >= 2 and raw[0] == raw[-1] == "'":
-        return raw[1:-1].replace("''", "'")
-    if len(raw) >= 2 and raw[0] == raw[-1] == '"':
-        return _unescape(raw[1:-1])
-    return raw
+    return _unquote((body[start:] if end < 0 else body[start:end]).strip())
 
 
 def _unescape(text: str) -> str:
@@ -291,7 +312,7 @@ class _Scene:
     # --- documents
 
     def add(self, cls: int, file_id: int, stripped: bool, body: bytes) -> None:
-        what = f"{body.split(b':', 1)[0].decode('ascii', 'replace')[:40]} &{file_id}"
+        what = f"{_CLASS_NAMES.get(cls, f'class {cls}')} &{file_id}"
         if stripped:
             ref = _ref_at(body, b"\n  m_PrefabInstance: ", self.problems, what)
             if ref is not None:
@@ -376,8 +397,9 @@ class _Scene:
             if ref is not None:
                 overrides += 1
                 self.later(("instance", file_id), "mesh" if prop == b"m_Mesh" else "material", ref)
-        for m in _REMOVED.finditer(body):
-            self.removed += m.group(2).count(b"\n    - ") + 1
+        if b"\n    m_RemovedComponents:\n" in body or b"\n    m_RemovedGameObjects:\n" in body:
+            for m in _REMOVED.finditer(body):
+                self.removed += m.group(2).count(b"\n    - ") + 1
         self.overrides += overrides
         self.overriding += overrides > 0
         self.instances[file_id] = (parent[0] if parent is not None else 0, name or f"(prefab instance &{file_id})")
@@ -432,22 +454,29 @@ class _Scene:
 
     def edges(self) -> tuple[SceneRef, ...]:
         out: list[SceneRef] = []
+        rel, renderers, filters, paths = self.rel, self.renderers, self.filters, self.paths
+        none: tuple[list[_Ref | None], _Ref | None, bool] = ([], None, False)
         for go in self.order:
-            materials, own_mesh, skinned = self.renderers.get(go, ([], None, False))
-            mesh = own_mesh if skinned else self.filters.get(go)
+            materials, own_mesh, skinned = renderers.get(go, none)
+            mesh = own_mesh if skinned else filters.get(go)
+            if mesh is None and not any(r is not None for r in materials):
+                continue
+            transform = self.transform_of.get(go)
+            if go in self.in_instance or transform is None:
+                where = self.where(("go", go))
+            else:
+                where = paths.get(transform) or self.transform_path(transform)
             if mesh is not None:
-                surfaces = tuple(_target(r) if r is not None and r[1] is not None else "" for r in materials)
+                surfaces = tuple(f"unity:{r[1]}:{r[0]}" if r is not None and r[1] is not None else "" for r in materials)
                 self.inside += sum(1 for r in materials if r is not None and r[1] is None)
-                out.append(SceneRef(holder=self.rel, target=_target(mesh), kind="mesh", surfaces=surfaces,
-                                    where=self.where(("go", go))))
+                out.append(SceneRef(holder=rel, target=f"unity:{mesh[1]}:{mesh[0]}", kind="mesh", surfaces=surfaces, where=where))
             else:
                 for ref in materials:
                     ref = self.asset(ref)
                     if ref is not None:
-                        out.append(SceneRef(holder=self.rel, target=_target(ref), kind="material", where=self.where(("go", go))))
-        for where, kind, target, surfaces, slot in self.pending:
-            out.append(SceneRef(holder=self.rel, target=target, kind=kind, surfaces=surfaces, slot=slot,
-                                where=self.where(where)))
+                        out.append(SceneRef(holder=rel, target=_target(ref), kind="material", where=where))
+        for place, kind, target, surfaces, slot in self.pending:
+            out.append(SceneRef(holder=rel, target=target, kind=kind, surfaces=surfaces, slot=slot, where=self.where(place)))
         return tuple(out)
 
     def notes(self) -> list[Finding]:
@@ -468,16 +497,90 @@ class _Scene:
         return out
 
 
+_G = _FAST.groupindex
+_GO, _TF, _MF, _MR, _DOC = _G["go"], _G["tf"], _G["mf"], _G["mr"], _G["doc"]
+_GO_FIELDS = (_G["go_id"], _G["go_name"])
+_TF_FIELDS = (_G["tf_id"], _G["tf_go"], _G["tf_father"])
+_MF_FIELDS = (_G["mf_id"], _G["mf_go"], _G["mf_mesh"], _G["mf_guid"])
+_MR_FIELDS = (_G["mr_id"], _G["mr_go"], _G["mr_items"])
+_DOC_FIELDS = (_G["doc_class"], _G["doc_id"], _G["doc_rest"])
+
+
+def _read_documents(data: bytes, scene: _Scene) -> None:
+    """Every document ``_FAST`` finds, into ``scene``: the common ones from the match, the
+    others (and a common one that does not fit the pattern) through ``_Scene.add``."""
+    names, game_object, transform_of, father = scene.names, scene.game_object, scene.transform_of, scene.father
+    filters, renderers, order = scene.filters, scene.renderers, scene.order
+    bad = 0
+    for m in _FAST.finditer(data):
+        kind = m.lastindex
+        if kind == _GO:
+            file_id, raw = m.group(*_GO_FIELDS)
+            raw = raw.strip()
+            names[int(file_id)] = raw.decode("utf-8", "replace") if raw[:1] not in (b"'", b'"') else _unquote(raw)
+        elif kind == _TF:
+            tf_text, go_text, father_text = m.group(*_TF_FIELDS)
+            tf, go = int(tf_text), int(go_text)
+            game_object[tf] = go
+            transform_of[go] = tf
+            father[tf] = int(father_text)
+        elif kind == _MF:
+            mf, go_text, mesh_text, guid = m.group(*_MF_FIELDS)
+            mesh_id = int(mesh_text)
+            if not -_INT64 <= mesh_id < _INT64:
+                scene.add(33, int(mf), False, _body(data, m))
+                continue
+            go = int(go_text)
+            if mesh_id and not guid:
+                scene.inside += 1
+            filters[go] = (mesh_id, guid.decode("ascii")) if mesh_id and guid else None
+            order[go] = None
+        elif kind == _MR:
+            mr, go_text, items = m.group(*_MR_FIELDS)
+            found = _ITEM_IDS.findall(items)
+            if len(found) != items.count(b"\n  - ") or any(len(f) > 18 and not -_INT64 <= int(f) < _INT64 for f, _ in found):
+                scene.add(23, int(mr), False, _body(data, m))  # an item that is no reference: said there
+                continue
+            go = int(go_text)
+            renderers[go] = ([(int(f), g.decode("ascii") if g else None) if f != b"0" else None for f, g in found], None, False)
+            order[go] = None
+        elif kind == _DOC:
+            cls, id_text, rest = m.group(*_DOC_FIELDS)
+            file_id = int(id_text)
+            if not -_INT64 <= file_id < _INT64 or rest not in (b"", b" stripped"):
+                scene.problems.add(f"document header {_excerpt(m.group(0)[1:])} is not one Unity writes")
+                continue
+            scene.add(int(cls), file_id, rest == b" stripped", _body(data, m))
+        else:
+            bad += 1
+    if bad:
+        scene.problems.add(f"{bad} document header{'s' if bad != 1 else ''} not of the form '--- !u!<classID> &<fileID>'")
+
+
+def _body(data: bytes, m: re.Match[bytes]) -> bytes:
+    """The document a ``_FAST`` match starts: from its class name's line to the next document."""
+    start = data.index(b"\n", m.start() + 1) + 1
+    end = data.find(_SEPARATOR, start - 1)
+    return data[start:] if end < 0 else data[start:end]
+
+
+def _unquote(raw: bytes) -> str:
+    text = raw.decode("utf-8", "replace")
+    if len(text) >= 2 and text[0] == text[-1] == "'":
+        return text[1:-1].replace("''", "'")
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        return _unescape(text[1:-1])
+    return text
+
+
 def read_unity_scene(src: Source) -> ReadResult:
     """A ``.unity`` scene or ``.prefab``: its SceneRef edges (role "scene")."""
     data, failed = _load(src, "scene" if src.suffix == ".unity" else "prefab")
     if data is None:
         return ReadResult(findings=(failed,) if failed is not None else ())
     problems = _Problems()
-    _check_headers(data, problems)
     scene = _Scene(src.rel, problems)
-    for cls, file_id, stripped, body in _documents(data, _SCENE_HEADERS, problems):
-        scene.add(cls, file_id, stripped, body)
+    _read_documents(data, scene)
     refs = scene.edges()
     notes = scene.notes()
     problem = problems.finding(src.rel)
