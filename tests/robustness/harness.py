@@ -99,7 +99,7 @@ def judge(seed: Seed, data: bytes, where: str, workspace: Workspace, *, trace: b
         internal = [f for f in result.findings if f.code == "TB009"]
         if internal:
             problems.append(f"TB009 (a reader bug): {internal[0].message}")
-        if not (result.textures or result.meshes or result.findings):
+        if not (result.textures or result.meshes or result.scenes or result.findings):
             problems.append("the result holds no facts and no finding: the file was silently lost")
     if peak > MEMORY_LIMIT:
         problems.append(f"peak traced memory {peak} bytes > {MEMORY_LIMIT} for a {len(data)}-byte file")

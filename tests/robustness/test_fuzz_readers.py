@@ -96,6 +96,9 @@ SEED_FACTS = {
     "cube.stl": (((8, 12),), ()),
     "cube_ascii.stl": (((8, 12),), ()),
     "cube.off": (((8, 12),), ()),
+    "town.unity": ((("scene", 6),), ("TB113",)),
+    "variant.prefab": ((("scene", 2),), ()),
+    "stone.mat": ((("resource", 3),), ()),
 }
 
 
@@ -110,7 +113,8 @@ def test_every_reader_has_seeds() -> None:
 def test_seed_reads_clean(s: Seed, ws: harness.Workspace) -> None:
     result = _ok(s, s.data, "disk", ws, "seed").result
     assert result is not None
-    facts = tuple((t.container, t.width, t.height) for t in result.textures) + tuple((m.vertices, m.triangles) for m in result.meshes)
+    facts = (tuple((t.container, t.width, t.height) for t in result.textures) + tuple((m.vertices, m.triangles) for m in result.meshes)
+             + tuple((sc.role, len(sc.refs)) for sc in result.scenes if sc.role))
     assert (facts, tuple(f.code for f in result.findings)) == SEED_FACTS[s.name]
 
 
@@ -179,6 +183,8 @@ FIELD_CASES = [
     ("cube.stl", "triangle_count", 2**32 - 1, ["TB085"], 0, 0),
     ("cube.off", "vertex_count", 2**31 - 1, ["TB085"], 0, 0),
     ("two.obj", "obj.0", 2**63 - 1, ["TB085"], 0, 0),
+    ("town.unity", "fileID.1", 2**64 - 1, ["TB113", "TB112"], 0, 0),  # the RenderSettings header: a fileID past 64 bits
+    ("stone.mat", "fileID.5", 2**63, ["TB112"], 0, 0),  # a texture's fileID past 64 bits
 ]
 
 

@@ -45,7 +45,8 @@ def test_the_folder_holds_every_kind(tree) -> None:
     assert 500 <= len(manifest) <= 900
     kinds = collections.Counter(rel.split("/", 1)[0] for rel in manifest)
     assert set(kinds) >= {"png", "jpeg", "jpg", "tga", "bmp", "tif", "tiff", "webp", "gif", "psd", "dds", "ktx", "ktx2",
-                          "exr", "hdr", "gltf", "glb", "obj", "ply", "stl", "off", "mislabelled", "text", "sidecars", "links"}
+                          "exr", "hdr", "gltf", "glb", "obj", "ply", "stl", "off", "unity", "prefab", "mat", "mislabelled", "text",
+                          "sidecars", "links"}
 
 
 def test_scan_in_process(tree, record_property) -> None:

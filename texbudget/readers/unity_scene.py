@@ -239,7 +239,9 @@ def _load(src: Source, what: str) -> tuple[bytes, None] | tuple[None, Finding]:
     if size > MAX_BYTES:
         return None, findings.make(src.rel, "TB111", f"{size:,} bytes: larger than texbudget reads ({MAX_BYTES // 2**20} MiB); not read")
     with src.open() as f:
-        data = f.read(MAX_BYTES + 1)
+        data = f.read(size + 1)  # the size the file system gives, not one the file claims
+    if len(data) > MAX_BYTES:
+        return None, findings.make(src.rel, "TB111", f"{len(data):,} bytes: larger than texbudget reads ({MAX_BYTES // 2**20} MiB); not read")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     if not data.strip():
