@@ -285,6 +285,9 @@ def test_a_binary_material_and_a_text_file_that_holds_no_material(tmp_path) -> N
         ("TB110", "binary serialization: Unity wrote this material in its binary format, which texbudget does not read")]
     other = _read(tmp_path, "NotAMat.mat", HEAD + game_object(1, "A", []))
     assert [(f.code, f.message) for f in other.findings] == [("TB111", "no Material (class 21) in the file: not a Unity material")]
+    matlab = _read(tmp_path, "data.mat", b"MATLAB 5.0 MAT-file, Platform: GLNXA64, Created on: Mon Jan  1 00:00:00 2024".ljust(116) + bytes(12))
+    assert [(f.code, f.severity, f.message) for f in matlab.findings] == [
+        ("TB002", Severity.INFO, ".mat: a MATLAB data file, not a Unity material; not read")]
 
 
 # --- materials ------------------------------------------------------------------------------

@@ -67,6 +67,7 @@ _BUILTIN_MESHES = {10202: "Cube", 10206: "Cylinder", 10207: "Sphere", 10208: "Ca
 _BUILTIN_EXTRAS = {10303: "Default-Material", 10302: "Default-Diffuse", 10304: "Default-Skybox",
                    10754: "Sprites-Default", 10306: "Default-Line", 10301: "Default-Particle"}
 _GUID = re.compile(r"^guid:[ \t]*([0-9A-Fa-f]{32})[ \t]*$", re.M)
+_IMPORTER = re.compile(r"^(\w+Importer):[ \t]*$", re.M)
 _TARGET = re.compile(r"unity:([0-9A-Fa-f]{32}):(-?\d{1,20})")
 #: The keys of a ModelImporter that follow its name tables: the read stops there.
 _AFTER_TABLES = ("externalObjects", "materials", "animations", "meshes")
@@ -91,9 +92,12 @@ def parse_meta_ids(text: str) -> MetaIds | str:
     if found is None:
         return "no 'guid:' line: not a Unity .meta"
     guid = found.group(1)
-    importer, top, entries = parse_meta(text, lists=("internalIDToNameTable",), stop=_AFTER_TABLES)
-    if importer != "ModelImporter":
-        return MetaIds(guid=guid, importer=importer or "")
+    importer_line = _IMPORTER.search(text)
+    if importer_line is None or importer_line.group(1) != "ModelImporter":
+        return MetaIds(guid=guid, importer=importer_line.group(1) if importer_line else "")
+    ends = [at for at in (text.find(f"\n  {key}:", importer_line.end()) for key in _AFTER_TABLES) if at >= 0]
+    head = text[: min(ends) + 1] if ends else text  # the tables come first: the rest is not split into lines
+    _, top, entries = parse_meta(head, lists=("internalIDToNameTable",), stop=_AFTER_TABLES)
     names: list[tuple[int, int, str]] = []
     for entry in entries:  # internalIDToNameTable: - first: {43: 4300000} second: Cube
         for key, value in entry.items():
@@ -106,7 +110,7 @@ def parse_meta_ids(text: str) -> MetaIds | str:
             file_id = _int(key[20:])
             if file_id is not None and file_id // 100000 in (_MESH, _MATERIAL):
                 names.append((file_id // 100000, file_id, _name(value)))
-    return MetaIds(guid=guid, importer=importer, names=tuple(names))
+    return MetaIds(guid=guid, importer="ModelImporter", names=tuple(names))
 
 
 def _int(text: str) -> int | None:

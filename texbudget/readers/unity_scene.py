@@ -247,6 +247,8 @@ def _load(src: Source, what: str) -> tuple[bytes, None] | tuple[None, Finding]:
     if not data.strip():
         return None, findings.make(src.rel, "TB111", f"the file is empty: no Unity {what}")
     if not data.startswith((b"%YAML", b"--- !u!")):
+        if data.startswith(b"MATLAB") and what == "material":  # .mat is MATLAB's suffix too
+            return None, findings.make(src.rel, "TB002", ".mat: a MATLAB data file, not a Unity material; not read")
         if b"\0" in data[:1024]:
             return None, findings.make(src.rel, "TB110", f"binary serialization: Unity wrote this {what} in its binary format, which texbudget does not read")
         return None, findings.make(src.rel, "TB111", f"not a Unity text {what}: it does not start with '%YAML' ({_excerpt(data[:60])})")
