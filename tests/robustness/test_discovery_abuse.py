@@ -179,7 +179,7 @@ def test_files_change_while_the_scan_reads_them(tmp_path: Path, monkeypatch, how
     seen = per_file(load(out))
     for s in all_seeds():
         got = seen.get(s.name, [])
-        assert got, (s.name, how)
+        assert got or s.kind == "scene", (s.name, how)  # what a scene loads is not in the report, only its findings
         assert not [c for c, _ in got if c == "TB009"], (s.name, how, got)
 
 
