@@ -5,6 +5,7 @@ variants, overrides, a prefab that contains itself, malformed and binary files."
 
 from __future__ import annotations
 
+import struct
 from collections import Counter
 from pathlib import Path
 
@@ -266,21 +267,35 @@ def test_malformed_documents_are_skipped_and_said_the_rest_is_read(tmp_path, mon
         "the Transform hierarchy loops (or is deeper than 4096) at &6"]
 
 
-@pytest.mark.parametrize(("data", "code", "message"), [
-    (b"", "TB111", "the file is empty: no Unity scene"),
-    (b"\x00\x00\x00\x8c\x00\x00\x11\xf0\x00\x00\x00\x16\x00\x00\x10\x00\x00\x00\x00\x00" + bytes(200), "TB110",
-     "binary serialization: Unity wrote this scene in its binary format, which texbudget does not read"),
-    (b"hello: world\n", "TB111", "not a Unity text scene: it does not start with '%YAML' ('hello: world')"),
-    (HEAD.encode(), "TB111", "no Unity object in the file ('--- !u!' documents): an empty or cut scene"),
+def _serialized(version: int, length: int = 4096) -> bytes:
+    """The header of Unity's binary serialized file (big-endian; 64-bit sizes from version 22)."""
+    if version >= 22:
+        head = struct.pack(">IIIIB3xIqqq", 0, 0, version, 0, 0, 0x8C, length, 0x1000, 0)
+    else:
+        head = struct.pack(">IIIIB3x", 0x8C, length, version, 0x1000, 0)
+    return head + bytes(length - len(head))
+
+
+BINARY = "binary serialization: Unity wrote this scene in its binary format, which texbudget does not read"
+
+
+@pytest.mark.parametrize(("data", "code", "severity", "message"), [
+    (_serialized(17), "TB110", Severity.WARNING, BINARY),  # Unity 2018-2019
+    (_serialized(22), "TB110", Severity.WARNING, BINARY),  # Unity 2020 on
+    (_serialized(17)[:-1], "TB111", Severity.ERROR, "not a Unity text scene: binary content, and no Unity serialized-file header"),
+    (bytes(300), "TB111", Severity.ERROR, "not a Unity text scene: binary content, and no Unity serialized-file header"),
+    (b"", "TB111", Severity.ERROR, "the file is empty: no Unity scene"),
+    (b"hello: world\n", "TB111", Severity.ERROR, "not a Unity text scene: it does not start with '%YAML' ('hello: world')"),
+    (HEAD.encode(), "TB111", Severity.ERROR, "no Unity object in the file ('--- !u!' documents): an empty or cut scene"),
 ])
-def test_what_is_not_a_text_scene_is_an_error(tmp_path, data, code, message) -> None:
+def test_what_is_not_a_text_scene_is_a_finding(tmp_path, data, code, severity, message) -> None:
     result = _read(tmp_path, "Level.unity", data)
     assert result.scenes == ()
-    assert [(f.code, f.severity, f.message) for f in result.findings] == [(code, Severity.ERROR, message)]
+    assert [(f.code, f.severity, f.message) for f in result.findings] == [(code, severity, message)]
 
 
 def test_a_binary_material_and_a_text_file_that_holds_no_material(tmp_path) -> None:
-    binary = _read(tmp_path, "Stone.mat", bytes(range(256)) * 4)
+    binary = _read(tmp_path, "Stone.mat", _serialized(21))
     assert [(f.code, f.message) for f in binary.findings] == [
         ("TB110", "binary serialization: Unity wrote this material in its binary format, which texbudget does not read")]
     other = _read(tmp_path, "NotAMat.mat", HEAD + game_object(1, "A", []))

@@ -44,13 +44,15 @@ parent's textures (a slot it overrides is still counted for the parent).
 
 Ids are written as the file writes them: ``unity:<guid>:<fileID>``; the project index
 (``texbudget.levels.unity``) turns them into paths. Never raises for a bad file: a binary
-(not Force Text) file is TB110, a file that is no Unity YAML TB111, a document or reference
+(not Force Text) file is TB110 (a warning: the file is fine, only not readable here), a file
+that is no Unity YAML TB111, a document or reference
 that cannot be read TB112 (the rest is read).
 """
 
 from __future__ import annotations
 
 import re
+import struct
 from collections.abc import Iterator
 
 from texbudget import findings
@@ -249,8 +251,10 @@ def _load(src: Source, what: str) -> tuple[bytes, None] | tuple[None, Finding]:
     if not data.startswith((b"%YAML", b"--- !u!")):
         if data.startswith(b"MATLAB") and what == "material":  # .mat is MATLAB's suffix too
             return None, findings.make(src.rel, "TB002", ".mat: a MATLAB data file, not a Unity material; not read")
-        if b"\0" in data[:1024]:
+        if _serialized_file(data):
             return None, findings.make(src.rel, "TB110", f"binary serialization: Unity wrote this {what} in its binary format, which texbudget does not read")
+        if b"\0" in data[:1024]:
+            return None, findings.make(src.rel, "TB111", f"not a Unity text {what}: binary content, and no Unity serialized-file header")
         return None, findings.make(src.rel, "TB111", f"not a Unity text {what}: it does not start with '%YAML' ({_excerpt(data[:60])})")
     if b"\r\n" in data[:65536]:
         data = data.replace(b"\r\n", b"\n")
@@ -259,6 +263,21 @@ def _load(src: Source, what: str) -> tuple[bytes, None] | tuple[None, Finding]:
     if data.find(_DOC_START) < 0:
         return None, findings.make(src.rel, "TB111", f"no Unity object in the file ('--- !u!' documents): an empty or cut {what}")
     return data, None
+
+
+def _serialized_file(data: bytes) -> bool:
+    """``data`` starts with the header of Unity's binary serialized file: big-endian metadata
+    size, file size, format version (9 on) and data offset, and from version 22 a second
+    metadata size and 64-bit file size and offset; the file size is the file's (the check
+    AssetStudio and its ports make)."""
+    if len(data) < 20:
+        return False
+    _meta, size, version, offset = struct.unpack_from(">IIII", data)
+    if version >= 22:
+        if len(data) < 48:
+            return False
+        size, offset = struct.unpack_from(">qq", data, 24)
+    return 9 <= version < 1000 and size == len(data) and offset <= len(data)
 
 
 def _documents(data: bytes, headers: re.Pattern[bytes], problems: _Problems) -> Iterator[tuple[int, int, bool, bytes]]:
