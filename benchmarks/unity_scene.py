@@ -9,7 +9,10 @@ object in eight a prefab instance with twenty modifications (position, rotation,
 material override) and its stripped Transform; one in six a UI element (RectTransform and two
 MonoBehaviours). Then, in this process, the fastest of ``--repeat`` runs of: a raw read (open,
 read every byte, close) and ``readers.read_path`` of the file (the scan's entry point). Prints
-the sizes, times and the ratio, and writes ``out/unity_scene.json``.
+the sizes, times and the ratio, and writes ``out/unity_scene.json``. With ``--pyyaml``, also
+a smaller scene (``--pyyaml-mb``, 3 MB) read both ways: ``read_path`` and PyYAML's
+``load_all`` (its C loader when built with libyaml) of the same documents, as Unity's tag and
+``stripped`` marks are made plain YAML the way ``tests/readers/unity_oracle.py`` does.
 """
 
 from __future__ import annotations
@@ -108,11 +111,33 @@ def best(fn, repeat: int) -> float:
     return min(times)
 
 
+def _pyyaml(megabytes: float) -> dict[str, object]:
+    import yaml
+
+    from tests.readers.unity_oracle import _HEADER
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader.add_multi_constructor("tag:unity3d.com,2011:", lambda ld, suffix, node: ld.construct_mapping(node))
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        counts = write_scene(folder / "Small.unity", megabytes)
+        text = (folder / "Small.unity").read_text(encoding="utf-8")
+        plain = _HEADER.sub(lambda m: f"--- !<tag:unity3d.com,2011:{m.group(1)}> &{m.group(2)}", text)
+        start = time.perf_counter()
+        docs = sum(1 for _ in yaml.load_all(plain, Loader=loader))
+        pyyaml_s = time.perf_counter() - start
+        read_s = best(lambda: read_path(folder, "Small.unity"), 3)
+    return {"loader": loader.__name__, "bytes": counts["bytes"], "documents": docs, "pyyaml_s": round(pyyaml_s, 3),
+            "read_s": round(read_s, 4), "ratio": round(pyyaml_s / read_s, 1)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mb", type=float, default=30.0, help="size of the scene in megabytes (default 30)")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out")
+    parser.add_argument("--pyyaml", action="store_true", help="also time PyYAML on a smaller scene")
+    parser.add_argument("--pyyaml-mb", type=float, default=3.0)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -129,6 +154,11 @@ def main(argv: list[str] | None = None) -> int:
           f"{counts['instances']:,} prefab instances, {counts['ui']:,} UI objects): {edges:,} edges")
     print(f"raw read {raw_s * 1000:.1f} ms, read_path {read_s * 1000:.1f} ms: {read_s / raw_s:.1f}x the raw read, "
           f"{out['mb_per_s']} MB/s")
+    if args.pyyaml:
+        out["pyyaml"] = _pyyaml(args.pyyaml_mb)
+        p = out["pyyaml"]
+        print(f"PyYAML ({p['loader']}) on a {p['bytes'] / 1e6:.1f} MB scene: {p['pyyaml_s']:.2f} s, read_path "
+              f"{p['read_s'] * 1000:.1f} ms: PyYAML takes {p['ratio']:.0f}x as long")
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "unity_scene.json").write_text(json.dumps(out, indent=2) + "\n")
     return 0
