@@ -30,6 +30,7 @@ from tests.readers.unity_files import (
     texture_slot,
     transform,
 )
+from texbudget.levels.unity import read_project
 from texbudget.model import SceneRef, Severity
 from texbudget.readers import read_path, unity_scene
 
@@ -187,6 +188,7 @@ def test_a_prefab_that_contains_itself_gives_the_edge(tmp_path) -> None:
     text = HEAD + game_object(1, "Loop", [2]) + transform(2, 1) + prefab_instance(3, own, 2)
     (tmp_path / "Loop.prefab.meta").write_text(f"fileFormatVersion: 2\nguid: {own}\nPrefabImporter:\n  externalObjects: {{}}\n")
     assert _edges(_read(tmp_path, "Loop.prefab", text)) == [("instance", u(own, 100100000), (), "", "Loop/(prefab instance &3)")]
+    assert read_project(tmp_path).resolve(u(own, 100100000), "Loop.prefab") == "Loop.prefab"  # the cycle the resolver sees
 
 
 def test_other_renderers_sprites_cookies_and_references_inside_the_file(tmp_path) -> None:
