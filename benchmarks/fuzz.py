@@ -4,7 +4,7 @@
                               [--engine auto|atheris|hypothesis] [--jobs 2] [--python PY]
 
 Targets are the containers (png, jpeg, tga, bmp, tiff, webp, gif, psd, dds, ktx, ktx2, exr,
-hdr, gltf, glb, obj, ply, stl, off, fbx). Each runs in its own process, starting from the valid
+hdr, gltf, glb, obj, ply, stl, off, fbx, unity). Each runs in its own process, starting from the valid
 seed files of ``tests/robustness/seeds.py`` (with their header-field tables), and judges every
 input with ``tests/robustness/harness.judge``: no exception out of ``read_source``, no TB009
 finding, a result with facts or a finding, peak traced memory under 16 MiB; an input taking
@@ -55,6 +55,7 @@ TARGETS = {
     "webp": (".webp",), "gif": (".gif",), "psd": (".psd",), "dds": (".dds",), "ktx": (".ktx",), "ktx2": (".ktx2",),
     "exr": (".exr",), "hdr": (".hdr",), "gltf": (".gltf",), "glb": (".glb",), "obj": (".obj",), "ply": (".ply",),
     "stl": (".stl",), "off": (".off",), "fbx": (".fbx",),
+    "unity": (".unity", ".prefab", ".mat"),
 }
 
 

@@ -6,6 +6,7 @@ in step. Ranges: TB001–TB009 discovery and general, TB010–TB019 texture poli
 TB020–TB039 `check` limits and budgets, TB040–TB069 texture readers, TB070–TB099 glTF and
 mesh readers (TB090–TB095 FBX), TB100–TB119 engine scene readers, TB120–TB129 levels.
 mesh readers, TB100–TB109 Godot scenes and resources.
+mesh readers, TB110–TB119 Unity scenes, prefabs, materials and the Unity project index.
 """
 
 from __future__ import annotations
@@ -125,6 +126,15 @@ _TABLE: tuple[Code, ...] = (
     Code("TB107", E, "A Godot text resource is larger than texbudget reads (256 MiB), or its values nest deeper than 64; it was not read.", "Split the resource (save big meshes as their own .res), or check the file is what its name says."),
     Code("TB108", INFO, "A .mesh or .res file that is not a Godot resource (no RSRC signature: an Ogre mesh, a compiled Windows resource); it was not read.", "Nothing to do; exclude it in [scan] exclude to silence this."),
     Code("TB109", W, "The Godot project index found a problem: a project.godot, .import or .uid file it cannot read, or one uid claimed by two files.", "Re-import the project in the Godot editor (Project > Reload Current Project), or delete the stray .uid / .import file."),
+    # --- Unity scenes, prefabs, materials and project (TB110–TB119)
+    Code("TB110", W, "A Unity scene, prefab or material in Unity's binary serialization; texbudget reads the text (YAML) form only, so what it loads is not known.", "Set Asset Serialization to Force Text (Project Settings > Editor) and let Unity re-save the assets."),
+    Code("TB111", E, "The file is not a Unity text scene, prefab or material: empty, no %YAML header, no Unity object in it, or larger than texbudget reads (512 MiB).", "Re-save it from Unity, or exclude it in [scan] exclude if it is not a Unity asset."),
+    Code("TB112", W, "Some documents or references of a Unity scene, prefab or material could not be read (a malformed header or reference, a component without a GameObject, a Transform loop); they were skipped and the rest was read.", "Open and re-save the file in Unity; if it was merged by hand, check the merge."),
+    Code("TB113", INFO, "Prefab instances override materials or meshes (or remove components): the overriding assets are counted as well as the prefab's own, an overestimate where nothing else uses the prefab's.", "Nothing to do; apply the overrides to a prefab variant if the estimate matters."),
+    Code("TB114", INFO, "Meshes, materials or textures stored inside a Unity scene, prefab or material (ProBuilder, a script's output) are referenced but not priced.", "Save them as assets (e.g. export ProBuilder meshes) if they should be priced."),
+    Code("TB115", W, "A Unity .meta file of the project could not be read or gives no guid; references to its asset cannot be resolved.", "Let Unity regenerate the .meta (delete it and reopen the project), or restore it from version control."),
+    Code("TB116", W, "Two Unity .meta files give the same guid; references to it resolve to one of them (Unity itself assigns one a new guid on import).", "Delete one .meta (keep the one references were made with) and let Unity reimport."),
+    Code("TB117", W, "ProjectSettings/EditorBuildSettings.asset could not be read, or a scene it lists is not in the project; that scene is not a level.", "Open File > Build Settings in Unity and fix the scene list."),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _TABLE}

@@ -9,7 +9,7 @@ Expectations, strongest first:
 - ``"listed"``: it must appear in the report (as facts or a finding); it may still read.
 
 Per seed file (``seeds.all_seeds``: PNG, JPEG, TGA, BMP, TIFF, WebP, GIF, PSD, DDS, KTX,
-KTX2, EXR, HDR, glTF, GLB, OBJ, PLY, STL, OFF): empty, cut in its header, cut in half, cut by
+KTX2, EXR, HDR, glTF, GLB, OBJ, PLY, STL, OFF, Unity scene, prefab and material): empty, cut in its header, cut in half, cut by
 one byte, zero-filled, random bytes, a burst of bit flips in the header, junk appended, a
 splice of itself, its header fields set to 0 and 2^32−1 (four fields each), and content of
 another type under its name; good textures beside broken engine sidecars. Plus hostile glTF

@@ -31,6 +31,7 @@ from PIL import Image
 from tests.readers import factories as fx
 from tests.readers import fbx_factories as fbx
 from tests.readers import godot_factories as gf
+from tests.readers import unity_files as uf
 from tests.readers.gltf_factories import FLOAT, GltfBuilder, triangle_mesh
 from tests.readers.gltf_factories import png_bytes as gltf_png
 
@@ -60,7 +61,7 @@ class Seed:
     name: str  # file name; its suffix picks the reader
     data: bytes
     fields: tuple[Field, ...]
-    kind: str  # "texture", "mesh" or "scene"
+    kind: str  # "texture", "mesh" or "scene" (an engine scene or resource file: SceneFacts.refs)
     companions: tuple[tuple[str, bytes], ...] = ()  # files beside it (a .gltf's .bin)
 
     @property
@@ -626,11 +627,49 @@ def _godot_seeds(add) -> None:
     for name, kind in (("town.scn", "scn"), ("rock.res", "res"), ("rock.mesh", "mesh"), ("level.lmbake", "lmbake")):
         data = _godot_binary(kind)
         add(name, data, _rsrc_fields(data), "scene")
+
+
 def _webp_extended() -> bytes:
     """VP8X, ICCP, ALPH and VP8: a lossy image with alpha and a colour profile."""
     out = io.BytesIO()
     Image.new("RGBA", (16, 8), (10, 200, 30, 128)).save(out, format="WEBP", quality=50, icc_profile=fx.icc_profile(b"sRGB IEC61966-2.1"))
     return out.getvalue()
+
+
+def _unity_fields(data: bytes) -> list[Field]:
+    """Every fileID of a Unity YAML file: in document headers (``&N``) and references."""
+    return [Field(f"fileID.{i}", m.start(1), "dec", m.end(1) - m.start(1))
+            for i, m in enumerate(re.finditer(rb"(?:&|fileID: )(-?\d+)", data))]
+
+
+def _unity_scene() -> bytes:
+    """A scene as Unity writes one: settings with a skybox, a hierarchy with a mesh of two
+    materials (one reference wrapped), a skinned renderer, a prefab instance with a material
+    override and a child under its stripped Transform."""
+    crate, fbx, mat = uf.guid("crate"), uf.guid("fbx"), uf.guid("mat")
+    return (uf.HEAD + uf.scene_settings(uf.ref(2100000, uf.guid("sky"), 2)) + uf.game_object(10, "Town", [11]) + uf.transform(11, 10, 0, [21])
+            + uf.game_object(20, "Barrel", [21, 22, 23]) + uf.transform(21, 20, 11) + uf.mesh_filter(22, 20, uf.ref(-4767823104392330369, fbx))
+            + uf.renderer(23, 20, [uf.ref(2100000, mat, 2), uf.ref(2100000, uf.guid("moss"), 2, wrap=True)])
+            + uf.game_object(30, "Hero", [31, 32]) + uf.transform(31, 30, 11)
+            + uf.renderer(32, 30, [uf.ref(2100000, mat, 2)], skinned_mesh=uf.ref(4300000, fbx))
+            + uf.prefab_instance(40, crate, 11, [uf.modification(uf.ref(100000, crate), "m_Name", "Crate"),
+                                                 uf.modification(uf.ref(2300000, crate), "'m_Materials.Array.data[0]'", "", uf.ref(2100000, mat, 2))])
+            + uf.stripped(4, 41, "Transform", uf.ref(400000, crate), 40)
+            + uf.game_object(50, "Label", [51, 52, 53]) + uf.transform(51, 50, 41) + uf.mesh_filter(52, 50, uf.ref(10202, uf.BUILTIN, 0))
+            + uf.renderer(53, 50, [uf.ref(2100000, mat, 2)])).encode()
+
+
+def _unity_prefab() -> bytes:
+    """A prefab variant: its root a prefab instance, a renderer added to the base's root."""
+    base = uf.guid("base")
+    return (uf.HEAD + uf.prefab_instance(1, base, 0, [uf.modification(uf.ref(100000, base), "m_Name", "Variant")])
+            + uf.stripped(1, 2, "GameObject", uf.ref(100000, base), 1) + uf.renderer(3, 2, [uf.ref(2100000, uf.guid("mat"), 2)])).encode()
+
+
+def _unity_material() -> bytes:
+    return uf.material("Stone", [uf.texture_slot("_BaseMap", uf.ref(2800000, uf.guid("albedo"))),
+                                 uf.texture_slot("_BumpMap", uf.ref(2800000, uf.guid("normal"), wrap=True)),
+                                 uf.texture_slot("_EmissionMap", "{fileID: 0}")], parent=uf.ref(2100000, uf.guid("parent"), 2)).encode()
 
 
 @cache
@@ -741,6 +780,8 @@ def all_seeds() -> tuple[Seed, ...]:
         text = _fbx_scene().ascii(version)
         add(name, text, _fbx_ascii_fields(text) if version >= 7000 else _dec_fields(text, rb"PolygonVertexIndex: (\d+),(\d+)", ("pvi0", "pvi1")), "mesh", rock)
     _godot_seeds(add)
+    for name, data in (("town.unity", _unity_scene()), ("variant.prefab", _unity_prefab()), ("stone.mat", _unity_material())):
+        add(name, data, _unity_fields(data), "scene")
     return tuple(s)
 
 
@@ -761,7 +802,7 @@ _UNCHECKED_TAIL = {"scan.exr": 64, "zip.exr": 64, "flat.hdr": 4 * 4 * 2 - 4,
 #: Seeds whose only facts are SceneFacts (what a file loads): the JSON report does not list
 #: scene files yet (issue 23 wires levels into it), so a scan's report shows such a file only
 #: by its findings.
-SCENE_ONLY_SEEDS = frozenset({"level.lmbake"})
+SCENE_ONLY_SEEDS = frozenset({"level.lmbake", "town.unity", "variant.prefab", "stone.mat"})
 #: Binary seeds whose suffix other programs use too (an Ogre .mesh, a Windows .res): content
 #: without Godot's signature is noted (TB108, info), not an error.
 SHARED_SUFFIX_SEEDS = frozenset({"rock.res", "rock.mesh"})

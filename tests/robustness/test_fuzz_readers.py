@@ -112,6 +112,9 @@ SEED_FACTS = {
     "rock.res": (((9, 2), ("resource", 1)), ()),
     "rock.mesh": (((11, 2), ("resource", 1)), ()),
     "level.lmbake": ((("resource", 1),), ()),
+    "town.unity": ((("scene", 6),), ("TB113",)),
+    "variant.prefab": ((("scene", 2),), ()),
+    "stone.mat": ((("resource", 3),), ()),
 }
 
 
@@ -228,6 +231,8 @@ FIELD_CASES = [
     ("rock.res", "vertex_count", 2**31 - 1, ["TB104"], 0, 1),
     ("rock.mesh", "type_len", 2**32 - 1, ["TB101"], 0, 0),
     ("level.lmbake", "int.0.props", 2**31 - 1, ["TB101"], 0, 0),
+    ("town.unity", "fileID.1", 2**64 - 1, ["TB113", "TB112"], 0, 0),  # the RenderSettings header: a fileID past 64 bits
+    ("stone.mat", "fileID.5", 2**63, ["TB112"], 0, 0),  # a texture's fileID past 64 bits
 ]
 
 

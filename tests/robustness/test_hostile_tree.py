@@ -46,7 +46,7 @@ def test_the_folder_holds_every_kind(tree) -> None:
     kinds = collections.Counter(rel.split("/", 1)[0] for rel in manifest)
     assert set(kinds) >= {"png", "jpeg", "jpg", "tga", "bmp", "tif", "tiff", "webp", "gif", "psd", "dds", "ktx", "ktx2",
                           "exr", "hdr", "gltf", "glb", "obj", "ply", "stl", "off", "fbx", "tscn", "tres", "escn", "scn",
-                          "res", "mesh", "lmbake", "mislabelled", "text", "sidecars", "links"}
+                          "res", "mesh", "lmbake", "unity", "prefab", "mat", "mislabelled", "text", "sidecars", "links"}
 
 
 def test_scan_in_process(tree, record_property) -> None:

@@ -27,15 +27,19 @@ _STOP = "spriteSheet"
 _TYPES = frozenset(range(0, 13))
 
 
-def parse_meta(text: str) -> tuple[str | None, dict[str, str], list[dict[str, str]]]:
+def parse_meta(text: str, *, lists: tuple[str, ...] = _LISTS, stop: tuple[str, ...] = (_STOP,)
+               ) -> tuple[str | None, dict[str, str], list[dict[str, str]]]:
     """(importer name, top-level keys with ``section.key`` for nested mappings, list items of
-    platformSettings) from the text of a .meta."""
+    platformSettings) from the text of a .meta. ``lists`` names the lists whose items are
+    kept (a mapping inside an item as ``key.subkey``: ``first.43``); the read stops at the
+    first importer key in ``stop``."""
     importer: str | None = None
     top: dict[str, str] = {}
     entries: list[dict[str, str]] = []
     section: str | None = None
     in_list = False
     item_indent = 4
+    item_key = ""
     started = False
     for line in text.splitlines():
         if not line.strip() or line.lstrip().startswith("#"):
@@ -63,16 +67,19 @@ def parse_meta(text: str) -> tuple[str | None, dict[str, str], list[dict[str, st
         key, value = key.strip(), value.strip()
         if indent == 2:
             section, in_list = None, False
-            if key == _STOP:
+            if key in stop:
                 break
             if value == "":
                 section = key
-                in_list = key in _LISTS
+                in_list = key in lists
             else:
                 top[key] = value
         elif in_list:
             if entries and indent == item_indent:
                 entries[-1][key] = value
+                item_key = key if value == "" else ""
+            elif entries and indent > item_indent and item_key:
+                entries[-1][f"{item_key}.{key}"] = value
         elif section is not None and indent == 4:
             top[f"{section}.{key}"] = value
     return importer, top, entries
