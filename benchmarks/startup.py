@@ -17,8 +17,8 @@ less holds the target. The ratio is taken in one run: the rounds alternate the b
 each command, and the fastest of each counts (the host's speed drifts, see README.md).
 
 ``--imports`` adds, per command, what ``python -X importtime`` says it imports: each module
-that the baseline does not import, its own time and its cumulative time (the median of
-``--import-runs`` runs), biggest first.
+that the baseline does not import, who imported it, its own time and its cumulative time
+(the median of ``--import-runs`` runs), biggest first.
 """
 
 from __future__ import annotations
@@ -68,35 +68,45 @@ def measure(repeat: int, empty: Path) -> dict:
     return out
 
 
-def _importtime(argv: list[str]) -> dict[str, tuple[int, int, int]]:
-    """module -> (self µs, cumulative µs, nesting depth) from one ``-X importtime`` run."""
+def _importtime(argv: list[str]) -> dict[str, tuple[int, int, int, str | None]]:
+    """module -> (self µs, cumulative µs, nesting depth, importer) from one ``-X importtime``
+    run. A module's lines come after its own imports' (``importtime`` writes each when it is
+    done), so the importer of a line at depth d is the next line at depth d - 1; at depth 0
+    there is none: the command imported it while it ran (an import inside a function) or
+    ``python -m`` did."""
     env = children.child_env()
     done = subprocess.run([argv[0], "-X", "importtime", *argv[1:]], capture_output=True, text=True, env=env,
                           stdin=subprocess.DEVNULL)
-    out = {}
+    out: dict[str, tuple[int, int, int, str | None]] = {}
+    pending: list[tuple[str, int, int, int]] = []
     for line in done.stderr.splitlines():
         if not line.startswith("import time:") or "self [us]" in line:
             continue
         self_us, cumulative, name = line[len("import time:"):].split("|")
         depth = (len(name) - len(name.lstrip(" "))) // 2
-        out[name.strip()] = (int(self_us), int(cumulative), depth)
+        module = name.strip()
+        while pending and pending[-1][1] == depth + 1:
+            child, child_depth, child_self, child_cumulative = pending.pop()
+            out[child] = (child_self, child_cumulative, child_depth, module)
+        pending.append((module, depth, int(self_us), int(cumulative)))
+    for module, depth, self_us, cumulative in pending:
+        out[module] = (self_us, cumulative, depth, None)
     return out
 
 
 def imports(runs: int, empty: Path) -> dict[str, list[dict]]:
     """Per command, every module it imports that the baseline does not, with the median
-    self and cumulative microseconds over ``runs`` runs and its depth (0: imported by the
-    command's own code or by ``-m``), biggest cumulative first."""
+    self and cumulative microseconds over ``runs`` runs and its importer, biggest
+    cumulative first."""
     bare = set(_importtime([sys.executable, *BARE]))
     out = {}
     for name, args in COMMANDS:
         samples = [_importtime(_argv(args, empty)) for _ in range(runs)]
-        modules = [m for m in samples[0] if m not in bare]
         rows = []
-        for m in modules:
+        for m in (m for m in samples[0] if m not in bare):
             got = [s[m] for s in samples if m in s]
             rows.append({"module": m, "self_us": int(statistics.median(g[0] for g in got)),
-                         "cumulative_us": int(statistics.median(g[1] for g in got)), "depth": got[0][2]})
+                         "cumulative_us": int(statistics.median(g[1] for g in got)), "importer": got[0][3]})
         out[name] = sorted(rows, key=lambda r: -r["cumulative_us"])
     return out
 
@@ -109,12 +119,13 @@ def table(result: dict) -> str:
 
 
 def imports_table(rows: list[dict], top: int = 40) -> str:
-    """Markdown: the ``top`` modules by cumulative time."""
-    lines = ["| module | self µs | cumulative µs |", "|---|---:|---:|"]
+    """Markdown: the ``top`` modules by cumulative time, each with its importer."""
+    lines = ["| module | imported by | self µs | cumulative µs |", "|---|---|---:|---:|"]
     for r in rows[:top]:
-        lines.append(f"| {'· ' * r['depth']}`{r['module']}` | {r['self_us']:,} | {r['cumulative_us']:,} |")
+        importer = f"`{r['importer']}`" if r["importer"] else "top level (`-m`, or an import inside a function)"
+        lines.append(f"| `{r['module']}` | {importer} | {r['self_us']:,} | {r['cumulative_us']:,} |")
     total = sum(r["self_us"] for r in rows)
-    lines.append(f"| all {len(rows)} modules the baseline does not import (sum of self) | {total:,} | |")
+    lines.append(f"| all {len(rows)} modules the baseline does not import | | {total:,} | |")
     return "\n".join(lines)
 
 
