@@ -372,6 +372,24 @@ def table(results: dict) -> str:
     return "\n".join(lines)
 
 
+def markdown(results: dict) -> str:
+    """The targets of a run as one Markdown table: a row per target, a column per shape."""
+    shapes = list(results["shapes"])
+    lines = ["| target | limit | " + " | ".join(shapes) + " |", "|---|---:|" + "---:|" * len(shapes)]
+
+    def cell(t: dict) -> str:
+        if t["value"] is None:
+            return "—"
+        return f"{t['value']:.2f}" + ("" if t["status"] == "holds" else " ✗")
+
+    for i, (_, words, limit) in enumerate(TARGETS):
+        row = [cell(results["shapes"][shape]["targets"][i]) for shape in shapes]
+        lines.append(f"| {words} | {limit:g} | " + " | ".join(row) + " |")
+    for t in results.get("startup_targets", []):
+        lines.append(f"| {t['target']} | {t['limit']:g} | {cell(t)} (no tree) |" + " |" * (len(shapes) - 1))
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="texbudget speed and memory against a raw-read baseline")
     parser.add_argument("--sizes", default="1000,10000,100000", help="tree sizes, comma-separated (default 1000,10000,100000)")
@@ -386,8 +404,12 @@ def main(argv: list[str] | None = None) -> int:
                              "source tree, because their sparse files add up to 200 GB of apparent size)")
     parser.add_argument("--no-peer", action="store_true", help="skip glTF-Transform")
     parser.add_argument("--peer-files", type=int, default=20, help="GLB files for the peer comparison (default 20)")
+    parser.add_argument("--markdown", type=Path, metavar="RESULTS", help="print the targets of a results.json as Markdown, and stop")
     argv = sys.argv[1:] if argv is None else argv
     args = parser.parse_args(argv)
+    if args.markdown:
+        print(markdown(json.loads(args.markdown.read_text())))
+        return 0
     try:
         sizes = sorted({int(s) for s in args.sizes.split(",") if s.strip()})
     except ValueError:

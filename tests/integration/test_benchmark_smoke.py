@@ -67,6 +67,11 @@ def test_the_benchmark_writes_every_metric(tmp_path):
     assert "targets, mix tree:" in done.stdout and "targets, png tree:" in done.stdout and "targets, start-up:" in done.stdout
     assert any(line.split()[:2] == ["png", "50"] for line in done.stdout.splitlines())
     assert "scan of the 5-file tree in the 50-file rounds" in done.stdout
+    # the targets as Markdown, from the results file: a row per target, a column per shape
+    table = subprocess.run([sys.executable, str(REPO / "benchmarks" / "run.py"), "--markdown", str(tmp_path / "out" / "results.json")],
+                           capture_output=True, text=True, env=env, timeout=60)
+    assert table.returncode == 0 and table.stdout.splitlines()[0] == "| target | limit | mix | png |"
+    assert len(table.stdout.splitlines()) == 2 + len(TARGET_KEYS) + len(STARTUP_KEYS)
     # the tree is made once and kept; the changed file is put back as it was
     for name, shape in (("50", "mix"), ("png-50", "png")):
         tree = tmp_path / "trees" / name
