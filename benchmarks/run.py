@@ -24,8 +24,9 @@ in this one run on this machine:
   same GLB files, one process per file for both, as a ratio.
 
 Times are the minimum of ``--repeat`` runs (the least disturbed run; the floor is measured the
-same way). The rounds of all sizes are interleaved, so each size's minimum is taken over the
-whole run, not over the minute its own rounds would fill. It prints a table of times and of the ratios the targets of issue 10 name, and
+same way). The rounds of all sizes of a shape are interleaved, so each size's minimum is taken
+over the shape's whole span, not over the minute its own rounds would fill; the shapes run
+one after another (their 100k trees do not fit in the page cache together). It prints a table of times and of the ratios the targets of issue 10 name, and
 writes everything to ``OUT/results.json``.
 """
 
@@ -177,14 +178,18 @@ OUTPUTS = (("", ()), ("_json", ("--format", "json")))
 def measure(shapes: list[str], sizes: list[int], trees: Path, repeat: int, empty: Path) -> dict[str, dict[int, dict]]:
     """Every measurement of every shape and size, by shape and size.
 
-    The rounds of all shapes and sizes are interleaved (round 1 of each, then round 2 of
-    each, …), so that each one's fastest run is taken over the whole run's span, not over
-    the minute its own rounds would fill: the host has slow spells that last about a minute
-    (one made a 10k scan 0.65 s at best in its five rounds and 0.46 s a minute later, in the
-    100k rounds). Within a round, the floor, the fixed cost (the empty folder) and the scans
-    (text, then JSON) run back to back, so that they see the same machine (other load,
-    caches). A size whose tenth is also run scans that smaller tree of its shape in its
-    rounds too, for the linearity target."""
+    The rounds of all the shapes and sizes given are interleaved (round 1 of each, then
+    round 2 of each, …), so that each one's fastest run is taken over the whole run's span,
+    not over the minute its own rounds would fill: the host has slow spells that last about
+    a minute (one made a 10k scan 0.65 s at best in its five rounds and 0.46 s a minute
+    later, in the 100k rounds). ``main`` gives one shape at a time: the raw read of a 100k
+    tree keeps 6.4 GB in the page cache (64 KiB of each file, holes too), so the four shapes'
+    trees together do not fit in memory, and a floor read after another shape's rounds read
+    from the disk (24 s instead of 1.5 s for the 100k mix, in a run that interleaved them).
+    Within a round, the floor, the fixed cost (the empty folder) and the scans (text, then
+    JSON) run back to back, so that they see the same machine (other load, caches). A size
+    whose tenth is also run scans that smaller tree of its shape in its rounds too, for the
+    linearity target."""
     cases = [(shape, n) for n in sizes for shape in shapes]
     m: dict[str, dict[int, dict]] = {shape: {} for shape in shapes}
     for shape, n in cases:
@@ -438,7 +443,8 @@ def main(argv: list[str] | None = None) -> int:
         "check_command": " ".join(CHECK_ARGS),
         "shapes": {},
     }
-    for shape, measured in measure(shapes, sizes, trees, args.repeat, empty).items():
+    for shape in shapes:  # one shape after another: see measure
+        measured = measure([shape], sizes, trees, args.repeat, empty)[shape]
         results["shapes"][shape] = {"sizes": {str(n): m for n, m in measured.items()}, "targets": targets(measured)}
     results["scan_empty_s"] = min(m["scan_empty_s"] for e in results["shapes"].values() for m in e["sizes"].values())
     if args.startup_repeat:
