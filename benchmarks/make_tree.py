@@ -1,13 +1,21 @@
 """Synthetic asset trees for the benchmarks: 1k, 10k or 100k files, deterministic.
 
-    python benchmarks/make_tree.py OUT_DIR --files 10000 [--seed 0]
+    python benchmarks/make_tree.py OUT_DIR --files 10000 [--shape mix] [--seed 0]
 
-The mix per 100 files is 40 PNG, 10 TGA, 20 DDS, 15 KTX2 and 15 GLB, in folders of 100 files
-under five top-level categories, as a game's asset tree is. Every file has a real, valid
-header and a realistic size in its header:
+Files go in folders of 100 under five top-level categories, as a game's asset tree is. A
+shape says which kinds make up each 100 files (``SHAPES``):
 
-- PNG: real images (IHDR, one IDAT of zlib-compressed flat scanlines, IEND), 256 to 2048 px,
-  grey, RGB or RGBA; a few KiB each because flat pixels compress well.
+- ``mix`` (the default, and the only shape before issue 22): 40 PNG, 10 TGA, 20 DDS,
+  15 KTX2, 15 GLB.
+- ``png``: 90 small PNGs (16 to 256 px: icons, UI, decals, sprites), 5 DDS, 5 GLB.
+- ``glb``: 80 GLB and the 20 PNGs their materials use.
+- ``ktx2``: 90 KTX2, 5 PNG, 5 GLB.
+
+Every file has a real, valid header and a realistic size in its header:
+
+- PNG: real images (IHDR, one IDAT of zlib-compressed flat scanlines, IEND), 256 to 2048 px
+  (16 to 256 px in the ``png`` shape), grey, RGB or RGBA; a few KiB each (tens to hundreds
+  of bytes when small) because flat pixels compress well.
 - TGA: real RLE true-colour images (type 10), 128 to 512 px, with the TGA 2.0 footer.
 - DDS: legacy DXT1/DXT5 and DX10 BC7/BC5/BC4/BC6H headers, 256 to 4096 px, full mip chains,
   some cubemaps. The payload is a hole: the file is extended with ``truncate`` to the exact
@@ -19,7 +27,8 @@ header and a realistic size in its header:
   relative URI, and a node per mesh; the BIN chunk is a hole of the declared length.
 
 Nothing here comes from texbudget or its tests, so the tree stands on its own. The same
-``(files, seed)`` always writes the same bytes.
+``(files, shape, seed)`` always writes the same bytes (the ``mix`` tree is byte for byte the
+one this script wrote before it had shapes).
 """
 
 from __future__ import annotations
@@ -36,8 +45,17 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-#: Kinds per 100 files, in the order they are dealt within each block of 100.
-MIX = (("png", 40), ("tga", 10), ("dds", 20), ("ktx2", 15), ("glb", 15))
+#: Kinds per 100 files, in the order they are dealt within each block of 100, by shape.
+SHAPES: dict[str, tuple[tuple[str, int], ...]] = {
+    "mix": (("png", 40), ("tga", 10), ("dds", 20), ("ktx2", 15), ("glb", 15)),
+    "png": (("png", 90), ("dds", 5), ("glb", 5)),
+    "glb": (("png", 20), ("glb", 80)),
+    "ktx2": (("png", 5), ("ktx2", 90), ("glb", 5)),
+}
+MIX = SHAPES["mix"]
+#: PNG sides (the RNG picks one) by shape: the ``png`` shape's are small.
+_PNG_SIDES = {"png": (16, 32, 32, 64, 64, 64, 128, 128, 256)}
+_DEFAULT_PNG_SIDES = (256, 512, 512, 1024, 1024, 1024, 2048)
 FILES_PER_FOLDER = 100
 #: Every file's mtime (2024-01-01 00:00:00 UTC): deterministic, and old enough that a cache
 #: never takes a file for one that is still being written.
@@ -235,9 +253,9 @@ def glb_bytes(name: str, meshes: list[tuple[int, bool, bool]], images: list[str]
 
 # --- the tree ----------------------------------------------------------------------------
 
-def _kind_of(i: int) -> str:
+def _kind_of(i: int, mix: tuple[tuple[str, int], ...] = MIX) -> str:
     slot = i % 100
-    for kind, share in MIX:
+    for kind, share in mix:
         if slot < share:
             return kind
         slot -= share
@@ -260,16 +278,19 @@ def _entry(i: int) -> tuple[str, str]:
     return f"{category}/set_{block:04d}", f"{category[:4]}_{i:06d}"
 
 
-def make_tree(root: Path, files: int, seed: int = 0) -> TreeStats:
-    """Write ``files`` assets under ``root``. A tree this script wrote before (it leaves a
-    ``.tree.json`` marker) is kept when its size and seed match and replaced otherwise; any
-    other non-empty folder is refused. Returns what was written."""
+def make_tree(root: Path, files: int, seed: int = 0, shape: str = "mix") -> TreeStats:
+    """Write ``files`` assets of ``shape`` (a key of ``SHAPES``) under ``root``. A tree this
+    script wrote before (it leaves a ``.tree.json`` marker) is kept when its size, shape and
+    seed match and replaced otherwise; any other non-empty folder is refused. Returns what
+    was written."""
+    mix = SHAPES[shape]
+    png_sides = _PNG_SIDES.get(shape, _DEFAULT_PNG_SIDES)
     root = Path(root)
     marker = root / ".tree.json"
     if marker.is_file():
         try:
             saved = json.loads(marker.read_text())
-            if saved.get("files") == files and saved.get("seed") == seed:
+            if saved.get("files") == files and saved.get("seed") == seed and saved.get("shape", "mix") == shape:
                 return TreeStats(files, saved["by_kind"], saved["apparent_bytes"], 0.0)
         except (ValueError, KeyError):
             pass
@@ -281,13 +302,13 @@ def make_tree(root: Path, files: int, seed: int = 0) -> TreeStats:
     rng = random.Random(seed)
     folder_pngs: dict[str, list[str]] = {}
     for i in range(files):
-        kind = _kind_of(i)
+        kind = _kind_of(i, mix)
         folder, stem = _entry(i)
         directory = root / folder
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / f"{stem}.{kind}"
         if kind == "png":
-            side = rng.choice((256, 512, 512, 1024, 1024, 1024, 2048))
+            side = rng.choice(png_sides)
             ratio = rng.choice((1, 1, 1, 2))
             color = rng.choice((2, 2, 6, 6, 6, 0))
             size = _write(path, png_bytes(side, max(1, side // ratio), color, srgb=color != 0))
@@ -316,7 +337,7 @@ def make_tree(root: Path, files: int, seed: int = 0) -> TreeStats:
         stats.by_kind[kind] = stats.by_kind.get(kind, 0) + 1
         stats.apparent_bytes += size
     stats.seconds = time.perf_counter() - started
-    marker.write_text(json.dumps({"files": files, "seed": seed, "by_kind": stats.by_kind,
+    marker.write_text(json.dumps({"files": files, "seed": seed, "shape": shape, "by_kind": stats.by_kind,
                                   "apparent_bytes": stats.apparent_bytes}))
     return stats
 
@@ -325,11 +346,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path, help="folder to write (created)")
     parser.add_argument("--files", type=int, default=1000, help="number of asset files (default 1000)")
+    parser.add_argument("--shape", choices=tuple(SHAPES), default="mix", help="which kinds make up the tree (default mix)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     if args.files < 1:
         parser.error("--files must be 1 or more")
-    stats = make_tree(args.out, args.files, args.seed)
+    stats = make_tree(args.out, args.files, args.seed, args.shape)
     kinds = ", ".join(f"{n} {k.upper()}" for k, n in sorted(stats.by_kind.items()))
     print(f"{args.out}: {stats.files} files ({kinds}), {stats.apparent_bytes / 2**20:.1f} MiB apparent, {stats.seconds:.1f} s")
     return 0

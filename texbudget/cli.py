@@ -6,14 +6,12 @@ that calls the domain and a renderer. stdout is data; stderr is diagnostics and 
 from __future__ import annotations
 
 import argparse
-import atexit
 import contextlib
 import functools
 import gc
 import json
 import os
 import sys
-import threading
 import traceback
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -541,22 +539,27 @@ def _one_shot_gc(exiting: bool) -> Iterator[None]:
 
 
 def run() -> NoReturn:
-    """The console script and ``python -m texbudget``: ``main``, then the process exits.
+    """The console script and ``python -m texbudget``: ``main``, then the interpreter's usual
+    exit, so every exit handler runs (coverage.py's, a wrapper script's, ``weakref.finalize``).
 
-    A command ends with ``os._exit`` once its output is flushed. By then it has closed what
-    it opened (the cache, report files); what is left is the heap of a scan, which the
-    interpreter would free object by object (10 ms after a scan of 10k files, 25 ms after
-    100k) and the OS frees at once. The usual exit is kept whenever it would do more than
-    that: an exit handler is registered (coverage.py, a wrapper script, ``weakref.finalize``),
-    another thread runs, or the TUI (Textual) ran."""
+    Output is flushed here first; when its reader has gone away (``texbudget scan | head``)
+    what is left is dropped quietly: the stream is pointed at the null device, so the
+    interpreter's own flush at exit neither fails nor prints, and the exit code stays
+    ``main``'s. (This used to end with ``os._exit`` when CPython's private count of exit
+    handlers was zero, to skip freeing the heap: 7 to 9 million instructions, about 0.3% of a
+    scan or warm check of 10k files, measured with cachegrind; not worth a private API.)"""
     code = main(exiting=True)
-    handlers = getattr(atexit, "_ncallbacks", None)  # CPython's count of exit handlers
-    if handlers is None or handlers() or threading.active_count() > 1 or "textual" in sys.modules:
-        sys.exit(code)
     for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):  # a reader that went away (`| head`)
+        try:
             stream.flush()
-    os._exit(code)
+        except ValueError:  # closed
+            pass
+        except OSError:  # the reader went away: what is left goes nowhere
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                null = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(null, stream.fileno())
+                os.close(null)
+    sys.exit(code)
 
 
 def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:

@@ -118,3 +118,21 @@ async def test_many_changed_rows_are_written_in_bulk():
         assert keys(table)[:2] == ["asset000.png", "asset001.png"]
         assert table.cursor_key == "asset123.png"
         assert table.ordered_columns[1].content_width == len("488.28 KiB")  # columns never narrow
+
+
+async def test_a_row_drawn_before_it_was_measured_is_drawn_again_at_its_width():
+    """DataTable's render caches are keyed without the column widths: a row drawn between a
+    refill and the idle measurement would stay cut short at the old width. FreshWidths drops
+    them when the measurement changes a width."""
+    app = TableApp()
+    async with app.run_test() as pilot:
+        table = app.query_one(Table)
+        table.sync([(f"a{i}", (Cell(f"a{i}", i), bytes_cell(i))) for i in range(3)])
+        await pilot.pause()
+        table.sync(rows(3))  # every key new: cleared and refilled with longer names
+        assert table.last_sync == "rebuild"
+        early = table.render_line(1).text  # the first row, drawn at the old widths
+        assert "asset000.png" not in early and "asse" in early
+        await pilot.pause()
+        assert table.ordered_columns[0].content_width == len("asset000.png")
+        assert "asset000.png" in table.render_line(1).text

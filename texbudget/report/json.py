@@ -10,24 +10,28 @@ scratch, all estimates) and ``summary`` counts.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from texbudget import __version__, formats
-from texbudget.model import Finding, ScenarioResult
+from texbudget.model import Finding, PixelFormat, ScenarioResult
 from texbudget.pipeline import MeshRow, Report, TextureRow
 from texbudget.report.sizes import mips_json
 
 SCHEMA = 1
 
 
-def texture_entry(row: TextureRow, mips: Any = None) -> dict[str, Any]:
+def texture_entry(row: TextureRow, mips: Any = None,
+                  find: Callable[[str], PixelFormat | None] = formats.find) -> dict[str, Any]:
     """A texture's entry; ``mips``: a stand-in for its mip list (``render`` splices the list
-    in, written once per chain)."""
+    in, written once per chain); ``find``: ``formats.find`` (``render`` remembers its answers
+    for the report's few format names)."""
     f, p, c = row.facts, row.plan, row.cost
-    stored = formats.find(f.stored_format) if f.stored_format else None
-    gpu = formats.find(p.gpu_format)
+    stored = find(f.stored_format) if f.stored_format else None
+    gpu = find(p.gpu_format)
     shown = stored or gpu
     return {
         "path": f.path,
@@ -168,8 +172,12 @@ def dumps(data: Any) -> str:
     writes each line (``indent=2`` everywhere takes its pure-Python encoder, 4x slower).
     Non-ASCII is kept readable, but the lone surrogates Python uses for file names that are not
     UTF-8 are escaped as ``\\udcXX`` (which ``json`` reads back as the same name)."""
-    text = _layout(data, 0)
-    try:  # the usual case: no lone surrogate (encoding checks megabytes faster than a search)
+    parts: list[str] = []
+    _layout(data, 0, parts)
+    text = "".join(parts)  # the report's one copy of its megabytes
+    if text.isascii():  # known without a look at the text: no surrogate
+        return text
+    try:  # no lone surrogate either (encoding checks megabytes faster than a search)
         text.encode("utf-8")
         return text
     except UnicodeEncodeError:
@@ -180,39 +188,42 @@ def dumps(data: Any) -> str:
 _EXPANDED_DEPTH = 1
 
 
-#: ``JSONEncoder(ensure_ascii=False).encode`` makes a new C encoder for every value it writes;
-#: the report writes tens of thousands of entries, so CPython's C encoder is made once, with
-#: the same settings (separators ", " and ": ", non-ASCII kept; a report holds no cycles to
-#: look for). Without the C encoder, the encoder itself.
-_PY_ENCODER = json.JSONEncoder(ensure_ascii=False)
-_PY_ENCODE = _PY_ENCODER.encode
-_make_c_encoder = getattr(json.encoder, "c_make_encoder", None)
-_C_ENCODER = _make_c_encoder and _make_c_encoder(
-    None, _PY_ENCODER.default, json.encoder.encode_basestring, None, ": ", ", ", False, False, True)
-
-
-def _compact(value: Any) -> str:
-    """One value as JSON on one line."""
-    if _C_ENCODER is None:
-        return _PY_ENCODE(value)
-    return "".join(_C_ENCODER(value, 0))
+#: Every value written on one line goes through this encoder: json's own separators without
+#: ``indent`` (", " and ": "), non-ASCII kept, no check for cycles (a report holds none). Its
+#: ``encode`` is json's public API and runs CPython's C encoder. (json's private
+#: ``c_make_encoder``, made once, saved a tenth of the report's instructions; msgspec would
+#: save a third but writes some floats, NaN and lone surrogates differently: see
+#: docs/decisions.md.)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, check_circular=False)
+_compact = _ENCODER.encode
 
 
 class _Encoded(str):
     """JSON text already written (``render``'s texture entries)."""
 
 
-def _layout(value: Any, depth: int) -> str:
+def _layout(value: Any, depth: int, out: list[str]) -> None:
+    """Append ``value``'s text to ``out``: containers down to ``_EXPANDED_DEPTH`` one item a
+    line, each item indented two spaces deeper than its container, the rest on one line."""
     if type(value) is _Encoded:
-        return value
-    if depth > _EXPANDED_DEPTH or not isinstance(value, (dict, list)) or not value:
-        return _compact(value)
-    inner = "  " * (depth + 1)
-    if isinstance(value, dict):
-        items = [f"{inner}{_compact(str(k))}: {_layout(v, depth + 1)}" for k, v in value.items()]
-        return "{\n" + ",\n".join(items) + "\n" + "  " * depth + "}"
-    items = [inner + _layout(v, depth + 1) for v in value]
-    return "[\n" + ",\n".join(items) + "\n" + "  " * depth + "]"
+        out.append(value)
+    elif depth > _EXPANDED_DEPTH or not isinstance(value, (dict, list)) or not value:
+        out.append(_compact(value))
+    else:
+        first = "\n" + "  " * (depth + 1)
+        rest = "," + first
+        if isinstance(value, dict):
+            out.append("{")
+            for i, (k, v) in enumerate(value.items()):
+                out.append(f"{rest if i else first}{_compact(str(k))}: ")
+                _layout(v, depth + 1, out)
+            out.append("\n" + "  " * depth + "}")
+        else:
+            out.append("[")
+            for i, v in enumerate(value):
+                out.append(rest if i else first)
+                _layout(v, depth + 1, out)
+            out.append("\n" + "  " * depth + "]")
 
 
 def render(report: Report) -> str:
@@ -221,13 +232,14 @@ def render(report: Report) -> str:
     (textures decided alike share one), is spliced in. At 10k textures the mip lists were
     two thirds of the report's 13 MB and of the time to write it."""
     chains: dict[int, str] = {}  # id of a cost's mips tuple (alive in the report) -> JSON
+    find = functools.cache(formats.find)  # a report names a few formats, ten thousand times
     lines = []
     for row in report.textures:
         mips = row.cost.mips
         chain = chains.get(id(mips))
         if chain is None:
             chain = chains[id(mips)] = f', "mips": {_compact(mips_json(mips))}, "gpu_bytes": '
-        lines.append(_Encoded(_compact(texture_entry(row, _MIPS_STAND_IN)).replace(_MIPS_SLOT, chain, 1)))
+        lines.append(_Encoded(_compact(texture_entry(row, _MIPS_STAND_IN, find)).replace(_MIPS_SLOT, chain, 1)))
     return dumps(_report_dict(report, lines))
 
 

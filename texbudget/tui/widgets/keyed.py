@@ -9,12 +9,22 @@ Speed with 10,000 rows (measured, see the report of issue 8): DataTable measures
 of a new row with Rich (``console.options`` per cell: about 1 s for 80,000 cells), and
 ``update_cell(update_width=True)`` re-measures a whole column whenever a cell gets
 narrower. Every cell here is a ``Cell`` holding one line of ``Text``, whose width is its
-``cell_len``, so ``_update_dimensions`` takes that for rows of ``Cell``s and leaves other
-rows to DataTable, and changed cells only ever widen their column. Many changed rows (a
-quality switch changes every size) are written into the table's data with one refresh. The
-private names used (``_update_dimensions``, ``_require_update_dimensions``, ``_clear_caches``,
-``_label_column``, ``_data``, ``_update_count``) are touched in this module only, and
-tests/tui/test_keyed.py pins what they must do.
+``cell_len``, so the measurement takes that for rows of ``Cell``s and leaves other rows to
+DataTable, and changed cells only ever widen their column. Many changed rows (a quality
+switch changes every size) are written into the table's data with one refresh.
+
+Everything goes through DataTable's public API (``add_row(key=)``, ``update_cell``,
+``remove_row``, ``get_row``, ``sort``, ``move_cursor``, ``get_row_index``, ``columns``,
+``virtual_size``, ``notify_style_update``) except two things that have no public way
+(Textual 8.2), both in this module only and pinned by tests/tui/test_keyed.py:
+
+- ``_update_dimensions``, overridden: the one place DataTable measures new rows, when it is
+  idle. It has no hook or event, so the fast widths and the cache drop (``FreshWidths``)
+  wrap it.
+- ``_data``, written in ``_write_cells`` for many changed rows at once: the public
+  ``update_cell`` refreshes the widget on every call (about 65 µs a cell, ten times the
+  write: 2 s for 30,000 cells on this machine), and DataTable has no call that updates
+  many cells.
 """
 
 from __future__ import annotations
@@ -23,6 +33,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
 from textual.binding import Binding, BindingType
+from textual.geometry import Size
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowKey
 
@@ -43,17 +54,17 @@ class FreshWidths(DataTable):
     DataTable measures new or updated cells when it is idle, but its render caches are keyed
     without the column widths: a row drawn between the change and the measurement stays
     drawn at the old width (a cell cut short, a column too narrow) until the data changes
-    again. Measured with a screenshot taken right after a refill."""
+    again. Measured with a screenshot taken right after a refill. These tables have no row
+    labels, so the columns' widths are all there is to compare."""
 
     def _widths(self) -> list[int]:
-        return [c.content_width for c in self.columns.values()] + [self._label_column.content_width]
+        return [c.get_render_width(self) for c in self.ordered_columns]
 
-    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
+    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:  # no public hook: see above
         before = self._widths()
         self._measure(new_rows)
         if self._widths() != before:
-            self._clear_caches()
-            self.refresh()
+            self.notify_style_update()  # drops DataTable's render caches and refreshes
 
     def _measure(self, new_rows: Iterable[RowKey]) -> None:
         super()._update_dimensions(new_rows)
@@ -87,9 +98,10 @@ class KeyedTable(FreshWidths):
             if width > column.content_width:
                 column.content_width = width
                 grew = True
-        if grew:
-            self._require_update_dimensions = True
-            self.refresh(layout=True)
+        if grew:  # the scrollable width follows (these tables have no row labels)
+            width = sum(c.get_render_width(self) for c in self.columns.values())
+            self.virtual_size = Size(width, self.virtual_size.height)
+            self.notify_style_update()
 
     def _measure(self, new_rows: Iterable[RowKey]) -> None:
         """DataTable's, with the widths of rows made of ``Cell``s taken from ``Cell.width``."""
@@ -98,13 +110,12 @@ class KeyedTable(FreshWidths):
         widths = [c.content_width for c in columns]
         for row_key in new_rows:
             row = self.rows.get(row_key)
-            data = self._data.get(row_key)
-            if row is None or data is None:
+            if row is None:  # removed before DataTable was idle
                 continue
             if row.label is not None or row.auto_height:
                 rest.append(row_key)
                 continue
-            cells = [data.get(c.key) for c in columns]
+            cells = self.get_row(row_key)
             if not all(isinstance(c, Cell) for c in cells):
                 rest.append(row_key)
                 continue
@@ -115,6 +126,13 @@ class KeyedTable(FreshWidths):
         for column, width in zip(columns, widths, strict=True):
             column.content_width = width
         super()._measure(rest)
+
+    def _write_cells(self, writes: Sequence[tuple[str, str, Cell]]) -> None:
+        """``update_cell`` for every ``(row key, column key, cell)``, with one refresh: the
+        one write into DataTable's private ``_data`` (see the module's docstring)."""
+        for row, column, cell in writes:
+            self._data[RowKey(row)][ColumnKey(column)] = cell
+        self.notify_style_update()  # what update_cell's refresh and new update count do, once
 
     @property
     def column_keys(self) -> list[str]:
@@ -164,18 +182,17 @@ class KeyedTable(FreshWidths):
             for key in gone:
                 self.remove_row(key)
             bulk = len(changed) > BULK_UPDATES
+            writes = []
             for key in changed:
-                data = self._data[RowKey(key)] if bulk else None
                 for i, (col, before, after) in enumerate(zip(columns, old[key], new[key], strict=True)):
                     if before != after:
-                        if data is not None:
-                            data[ColumnKey(col)] = after
+                        if bulk:
+                            writes.append((key, col, after))
                         else:
                             self.update_cell(key, col, after)
                         widths[i] = max(widths[i], after.width)
-            if bulk:  # what update_cell does per cell, once
-                self._update_count += 1
-                self.refresh()
+            if writes:
+                self._write_cells(writes)
             self._widen(columns, widths)
             for key in added:
                 self.add_row(*new[key], key=key)
