@@ -12,7 +12,6 @@ import gc
 import json
 import os
 import sys
-import traceback
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import NoReturn
@@ -588,6 +587,8 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
     except BrokenPipeError:
         return ExitCode.OK
     except Exception:
+        import traceback  # only here: 2 ms of imports (linecache, tokenize, textwrap) for every command
+
         traceback.print_exc()
         print("texbudget: internal error; please report it with the traceback above", file=sys.stderr)
         return ExitCode.INTERNAL
