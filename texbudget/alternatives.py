@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from texbudget import formats, policy
-from texbudget.budget import fix_family_for
+from texbudget.budget.settings import fix_family_for
 from texbudget.model import TextureFacts, TexturePlan
 from texbudget.sizing import textures as sizing
 

@@ -192,11 +192,11 @@ def cmd_formats(args: argparse.Namespace) -> int:
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
-    from texbudget import budget
+    from texbudget.budget.cards import card_budget, load_cards
     from texbudget.report.sizes import cards_json, cards_text
 
     output = _check_output(args, ("text", "json"))
-    rows = [(c, *budget.card_budget(c)) for c in budget.load_cards()]
+    rows = [(c, *card_budget(c)) for c in load_cards()]
     _write(json.dumps(cards_json(rows), indent=2) if output == "json" else cards_text(rows))
     return ExitCode.OK
 
@@ -399,7 +399,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 and (only is None or file_of(f.path) in only)]
     problems += check_limits(report, limits, only)
     if args.total or limits["total"]:
-        from texbudget.budget import budget_findings
+        from texbudget.budget.assessment import budget_findings
         from texbudget.model import Budget
 
         budget = Budget(scenarios=report.scenarios, cards=tuple(c.name for c in report.scenarios[0].cards) if report.scenarios else ())

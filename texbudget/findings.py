@@ -57,7 +57,7 @@ _TABLE: tuple[Code, ...] = (
     Code("TB027", E, "[limits] max_total: the scene's total in its largest scenario is over the limit.", "Apply the fixes `texbudget scan` lists, or raise max_total."),
     Code("TB029", E, "[limits] forbid_unused: in a glTF-driven scene, no material uses this texture (see TB006).", "Delete it or move it out of the scanned folders; exclude it in [scan] exclude if something else loads it."),
     Code("TB028", E, "check --baseline: the scene grew more than --max-growth (or [limits] max_growth) since the baseline report.", "Look at `texbudget diff BASE.json HEAD.json`; shrink what grew, or update the baseline."),
-    # budget verdicts (TB030–TB039; texbudget/budget.py budget_findings)
+    # budget verdicts (TB030–TB039; texbudget/budget/assessment.py budget_findings)
     Code("TB030", E, "The scene does not fit in a card's usable VRAM in one scenario (verdict over).", "Apply the listed fixes, or drop the card, resolution or RT setting from [budget]."),
     Code("TB031", W, "The scene fits a card's usable VRAM but inside the headroom (verdict tight).", "Leave room for what the estimate misses: apply a listed fix or raise the card class."),
     Code("TB032", W, "With streaming on, the always-resident floor is larger than the streaming pool.", "Raise [budget] streaming_pool, or stream more textures (fewer never-streamed ones)."),

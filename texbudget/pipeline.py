@@ -14,8 +14,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from texbudget import budget as budget_mod
 from texbudget import findings, policy
+from texbudget.budget.assessment import assess
+from texbudget.budget.cards import resolve_cards
+from texbudget.budget.inputs import BudgetInputs, summarize_acceleration
+from texbudget.budget.settings import BudgetSettings, settings_from_config
+from texbudget.budget.settings import scenarios as budget_scenarios
 from texbudget.config import Config
 from texbudget.errors import ConfigError, TexbudgetError, UsageError
 from texbudget.model import (
@@ -42,7 +46,7 @@ class Settings:
     """The resolved settings of one evaluation: config defaults overridden by flags or keys."""
 
     policy: policy.PolicySettings
-    budget: budget_mod.BudgetSettings
+    budget: BudgetSettings
     rules: tuple[Rule, ...] = ()  # (the field `policy` hides the module here)
     instances: tuple[tuple[str, int], ...] = ()
     layout: VertexLayout | None = None
@@ -276,8 +280,8 @@ def evaluate(scan: Scan, settings: Settings) -> Report:
 
 def _evaluate(scan: Scan, settings: Settings) -> Report:
     prepared = prepare(scan)
-    cards = budget_mod.resolve_cards(settings.budget.cards)
-    scenarios = budget_mod.scenarios(settings.budget, cards)
+    cards = resolve_cards(settings.budget.cards)
+    scenarios = budget_scenarios(settings.budget, cards)
     qualities = list(dict.fromkeys(s.quality for s in scenarios)) or [settings.policy.quality]
     planned = {q: _plan_textures(scan, prepared, settings, q) for q in qualities}
     mesh_costs, estimates = _priced_meshes(scan, settings)
@@ -289,12 +293,12 @@ def _evaluate(scan: Scan, settings: Settings) -> Report:
         if key not in estimates:
             estimates[key] = bvh.estimate_scene(v, mesh_costs, compaction=settings.budget.rt_compaction, rt_lod=settings.rt_lod)
         acceleration[v] = estimates[key]
-    summaries = {v: budget_mod.summarize_acceleration(a) for v, a in acceleration.items()}
+    summaries = {v: summarize_acceleration(a) for v, a in acceleration.items()}
     inputs = {
-        q: budget_mod.BudgetInputs(textures=costs, mesh_bytes=mesh_bytes, acceleration=summaries, opaque=prepared.opaque)
+        q: BudgetInputs(textures=costs, mesh_bytes=mesh_bytes, acceleration=summaries, opaque=prepared.opaque)
         for q, costs in planned.items()
     }
-    results = tuple(budget_mod.assess(inputs[s.quality], s, settings.budget, cards) for s in scenarios)
+    results = tuple(assess(inputs[s.quality], s, settings.budget, cards) for s in scenarios)
     users = prepared.users
     texture_row, mesh_row = builder(TextureRow), builder(MeshRow)  # a row per asset: built cheaply
     tex_rows = tuple(
@@ -377,8 +381,8 @@ def build_settings(
         "cards": ((cards,) if isinstance(cards, str) else tuple(cards)) if cards else None,
     }
     try:
-        bsettings = budget_mod.settings_from_config(config.sections["budget"], **overrides)
-        budget_mod.resolve_cards(bsettings.cards)
+        bsettings = settings_from_config(config.sections["budget"], **overrides)
+        resolve_cards(bsettings.cards)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     profiles = bvh.load_profiles()

@@ -57,7 +57,7 @@ def test_names_are_unique_and_vk_names_consistent():
 def test_every_family_is_listed_and_used():
     used = {f.family for f in formats.all_formats()}
     assert used == set(formats.FAMILIES)
-    # what policy.py and budget.py read: only "uncompressed" rows get a compression fix
+    # what the policy and the budget's fixes read: only "uncompressed" rows get a compression fix
     assert formats.get("R8G8B8A8_UINT").family == "integer" and formats.get("R32_UINT").family == "integer"
     assert formats.get("R64_SFLOAT").family == "uncompressed" and formats.get("R8_BOOL").family == "integer"
     assert formats.get("G8B8G8R8_422_UNORM").family == "video" and formats.get("NV12").family == "video"

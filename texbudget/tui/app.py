@@ -33,9 +33,9 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from texbudget import budget as budget_mod
 from texbudget import config as config_mod
 from texbudget import configwrite, pipeline, policy
+from texbudget.budget.cards import resolve_cards
 from texbudget.config import Config
 from texbudget.errors import TexbudgetError
 from texbudget.model import TextureCost
@@ -212,7 +212,7 @@ class TexbudgetApp(App[int]):
         choices = self.choices.set(key, option.value, option.configured)
         try:
             settings = self.settings(choices)
-            budget_mod.resolve_cards(settings.budget.cards)
+            resolve_cards(settings.budget.cards)
         except (ValueError, TexbudgetError) as exc:
             self.notify(str(exc), severity="error", title="not applied", markup=False)
             return
@@ -397,7 +397,7 @@ class TexbudgetApp(App[int]):
         try:
             config = config_mod.load(self.config_target)
             settings = self.settings_for(config)
-            budget_mod.resolve_cards(state.apply(settings, self.choices).budget.cards)
+            resolve_cards(state.apply(settings, self.choices).budget.cards)
         except (ValueError, TexbudgetError) as exc:
             self.notify(f"{exc}; the settings before it are kept", severity="error", title="config not reloaded", markup=False)
             return False

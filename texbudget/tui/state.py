@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from texbudget import budget as budget_mod
 from texbudget import policy
+from texbudget.budget.cards import DEFAULT_CARDS, load_cards
 from texbudget.pipeline import Settings
 from texbudget.units import RESOLUTIONS, parse_resolution
 
@@ -120,9 +120,9 @@ def options_platform(base: Settings) -> tuple[Option, ...]:
 
 def options_cards(base: Settings) -> tuple[Option, ...]:
     configured = tuple(base.budget.cards)
-    cards = budget_mod.load_cards()
+    cards = load_cards()
     out = [Option("as configured: " + ", ".join(configured), configured, True)]
-    out.append(Option("8GB, 12GB, 16GB, 24GB", budget_mod.DEFAULT_CARDS))
+    out.append(Option("8GB, 12GB, 16GB, 24GB", DEFAULT_CARDS))
     generic = tuple(c.id for c in cards if c.kind == "generic")
     out.append(Option("every VRAM class: " + ", ".join(generic), generic))
     series: dict[str, list[str]] = {}
