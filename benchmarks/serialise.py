@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.reports:
         return reports(args.trees.resolve() / str(args.files), args.files, args.repeat)
 
-    from texbudget import cache, model, policy
+    from texbudget import cache, engine, model
     from texbudget.discover import discover
     from texbudget.scan import _read_one
 
@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     make_tree.make_tree(tree, args.files)
     values = [_read_one((tree, rel))[1:] for rel in discover(tree).files]
 
-    classes = [c for m in (model, policy) for c in vars(m).values() if isinstance(c, type) and dataclasses.is_dataclass(c)]
+    classes = [c for m in (model, engine) for c in vars(m).values() if isinstance(c, type) and dataclasses.is_dataclass(c)]
     tag = {c: i for i, c in enumerate(classes)}
     names = {c: [f.name for f in dataclasses.fields(c)] for c in classes}
 

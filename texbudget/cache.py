@@ -55,8 +55,9 @@ from texbudget import __version__, findings
 from texbudget.model import Finding
 
 #: Bump when the table layout or the meaning of a stored value changes.
-SCHEMA = 6  # 2: SceneFacts.fallbacks; 3: SceneFacts.refs and role (levels); 4: alpha_modes, cube_faces;
-#            5: the whole format table (issue 21): KTX/KTX2/DDS files read otherwise; 6: KTX2 sized from its DFD, Basis HDR
+SCHEMA = 7  # 2: SceneFacts.fallbacks; 3: SceneFacts.refs and role (levels); 4: alpha_modes, cube_faces;
+#            5: the whole format table (issue 21): KTX/KTX2/DDS files read otherwise; 6: KTX2 sized from its DFD, Basis HDR;
+#            7: EngineImport and UnityPlatform stored as texbudget.engine's (they were texbudget.policy's)
 #: Stored in the file; a different value empties the cache (texbudget version / schema).
 CACHE_VERSION = f"{__version__}/{SCHEMA}"
 #: ``PRAGMA application_id`` of our files ("TBc1"), so another SQLite file at the path is
@@ -177,7 +178,7 @@ class _Pickler(pickle.Pickler):
 
 
 #: Modules whose dataclasses and enums a cache value may hold.
-_ALLOWED_MODULES = ("texbudget.model", "texbudget.policy")
+_ALLOWED_MODULES = ("texbudget.model", "texbudget.engine")
 
 #: Fields whose values (strings, ints, tuples) equal values in other files often enough to be
 #: worth sharing: a decoded value holds the object already met instead of its own copy.

@@ -78,7 +78,7 @@ def glob_class(pattern: str, i: int, negators: str) -> tuple[str, int] | None:
     character). One of ``negators`` first negates ("!" as fnmatch reads a class, "!^" as
     gitignore does), a "]" first (after it) is a member, and every member stands for itself
     but a range's "-": "^", "[", "&&", "~~", "||" and "\\" are syntax in re's class and
-    are escaped. Shared by ``[scan]`` globs and ``[[rule]] match`` (policy.py)."""
+    are escaped. Shared by ``[scan]`` globs and ``[[rule]] match`` (policy.rules)."""
     j = i + 1
     if pattern[j : j + 1] and pattern[j] in negators:
         j += 1

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from texbudget import findings, policy
+from texbudget import findings
 from texbudget.budget.assessment import assess
 from texbudget.budget.cards import resolve_cards
 from texbudget.budget.inputs import BudgetInputs, summarize_acceleration
@@ -33,7 +33,9 @@ from texbudget.model import (
     file_of,
     is_part,
 )
-from texbudget.policy import Rule
+from texbudget.policy.decision import content_role, decide_all, price
+from texbudget.policy.profiles import QUALITY_TIERS, PolicySettings, load_platforms
+from texbudget.policy.rules import Rule, parse_rules
 from texbudget.scan import Scan, gc_paused
 from texbudget.sizing import bvh
 from texbudget.sizing.meshes import MeshCost, VertexLayout, price_mesh
@@ -45,9 +47,9 @@ from texbudget.units import human_bytes
 class Settings:
     """The resolved settings of one evaluation: config defaults overridden by flags or keys."""
 
-    policy: policy.PolicySettings
+    policy: PolicySettings
     budget: BudgetSettings
-    rules: tuple[Rule, ...] = ()  # (the field `policy` hides the module here)
+    rules: tuple[Rule, ...] = ()
     instances: tuple[tuple[str, int], ...] = ()
     layout: VertexLayout | None = None
     skinned_copy: bool = False
@@ -96,7 +98,7 @@ class _Prepared:
 
     users: Mapping[str, tuple[str, ...]]  # texture path -> materials that use it
     slots: Mapping[str, tuple[str, ...]]  # texture path -> glTF slots it fills
-    own_roles: tuple[tuple[str, str], ...]  # per scan texture: policy.content_role
+    own_roles: tuple[tuple[str, str], ...]  # per scan texture: policy.decision.content_role
     opaque: frozenset[str]  # paths of the textures without alpha, or whose alpha no use reads
     # path -> why no use reads the alpha of this texture with alpha (slots.alpha_unread)
     alpha_unused: Mapping[str, str] = field(default_factory=dict)
@@ -136,7 +138,7 @@ def prepare(scan: Scan) -> _Prepared:
     own_roles = []
     alpha_unused: dict[str, str] = {}
     for facts in scan.textures:
-        role = policy.content_role(facts, found.get(facts.path, ()))
+        role = content_role(facts, found.get(facts.path, ()))
         own_roles.append(roles.setdefault(role, role))
         if facts.alpha and facts.path in uses:
             reason = alpha_unread(uses[facts.path])
@@ -176,7 +178,7 @@ def _plan_textures(scan: Scan, prepared: _Prepared, settings: Settings, quality:
     """Every texture decided and priced at one quality tier (a cost holds its plan); a
     glTF texture's fallback image (``FALLBACK``) and a cubemap's face are not counted."""
     model = settings.budget.allocation_model
-    costs = policy.decide_all(
+    costs = decide_all(
         scan.textures, replace(settings.policy, quality=quality), settings.rules, scan.engine,
         prepared.slots, prepared.own_roles, model, prepared.alpha_unused,
     )
@@ -184,7 +186,7 @@ def _plan_textures(scan: Scan, prepared: _Prepared, settings: Settings, quality:
     if not skip:
         return costs
     return tuple(
-        policy.price(replace(c.plan, ignored=True, decided_by=f"{skip[c.plan.path]}; {c.plan.decided_by}"), model)
+        price(replace(c.plan, ignored=True, decided_by=f"{skip[c.plan.path]}; {c.plan.decided_by}"), model)
         if c.plan.path in skip and not c.plan.ignored else c
         for c in costs
     )
@@ -365,14 +367,14 @@ def build_settings(
 
     plat = platform or config["budget.platform"]
     qualities = (quality,) if isinstance(quality, str) else tuple(quality or config["budget.quality"])
-    platforms = policy.load_platforms()
+    platforms = load_platforms()
     if plat not in platforms:
         raise bad(platform, f"platform {plat!r}: allowed values are {', '.join(platforms)}")
     for q in qualities:
-        if q not in policy.QUALITY_TIERS:
-            raise bad(quality, f"quality {q!r}: allowed values are {', '.join(policy.QUALITY_TIERS)}")
-    psettings = policy.PolicySettings(platform=plat, quality=qualities[0], high_quality=config["budget.high_quality"])
-    rules = policy.parse_rules(list(config.rules), config.label) if config.rules else ()
+        if q not in QUALITY_TIERS:
+            raise bad(quality, f"quality {q!r}: allowed values are {', '.join(QUALITY_TIERS)}")
+    psettings = PolicySettings(platform=plat, quality=qualities[0], high_quality=config["budget.high_quality"])
+    rules = parse_rules(list(config.rules), config.label) if config.rules else ()
     overrides = {
         "platform": plat,
         "quality": qualities,

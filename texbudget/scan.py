@@ -46,11 +46,12 @@ from pathlib import Path
 from typing import Any, BinaryIO, Literal
 
 from texbudget import cache as cache_mod
-from texbudget import policy
 from texbudget.config import Config
 from texbudget.discover import discover
+from texbudget.engine import EngineImport
 from texbudget.model import Finding, MeshFacts, ReadResult, SceneFacts, TextureFacts, is_part
 from texbudget.readers import KNOWN_FILES, Source, read_source
+from texbudget.readers.sidecars import read_engine_import
 
 Progress = Callable[[int, int], None]
 Reader = Callable[[tuple[Path, str]], tuple[str, ReadResult, object]]
@@ -64,7 +65,7 @@ PREFETCH_HEAD_BYTES = 16 * 1024
 POOL_MIN_FILES = 2000
 #: Most files per chunk (the balancing step: the last wait is for one chunk at most).
 POOL_CHUNK = 128
-#: Engine sidecars, in the order ``policy.read_engine_import`` prefers them.
+#: Engine sidecars, in the order ``readers.sidecars.read_engine_import`` prefers them.
 SIDECARS = (".import", ".meta")
 _SCENES = (".gltf", ".glb")
 
@@ -107,7 +108,7 @@ class Scan:
     meshes: tuple[MeshFacts, ...] = ()
     scenes: tuple[SceneFacts, ...] = ()
     findings: tuple[Finding, ...] = ()
-    engine: Mapping[str, policy.EngineImport] = field(default_factory=dict)
+    engine: Mapping[str, EngineImport] = field(default_factory=dict)
     files: tuple[str, ...] = ()
     skipped: int = 0
     cache: CacheStats = field(default_factory=CacheStats, compare=False)
@@ -176,7 +177,7 @@ def _read_file(root: Path, rel: str, sidecar: bool) -> tuple[ReadResult, object]
     result = read_source(src)
     engine = None
     if sidecar and result.textures and not is_part(rel):
-        engine = policy.read_engine_import(root / rel, rel)
+        engine = read_engine_import(root / rel, rel)
     return result, engine
 
 
@@ -875,7 +876,7 @@ def _now_ns() -> int:
 def _keep_engine(rel: str, eng: object, engine: dict, findings: list[Finding]) -> None:
     if isinstance(eng, Finding):
         findings.append(eng)
-    elif isinstance(eng, policy.EngineImport):
+    elif isinstance(eng, EngineImport):
         engine[rel] = eng
         findings.extend(eng.findings)
 
@@ -888,7 +889,7 @@ def _combine(root: Path, found, following: list[str] | None, results: Iterable[t
     meshes: list[MeshFacts] = []
     scenes: list[SceneFacts] = []
     findings: list[Finding] = list(found.findings)
-    engine: dict[str, policy.EngineImport] = {}
+    engine: dict[str, EngineImport] = {}
     for rel, result, eng in results:
         textures += result.textures
         meshes += result.meshes

@@ -554,7 +554,7 @@ def test_a_texture_in_an_unknown_format_counts_but_gets_no_fix():
 ])
 def test_fixes_reprice_like_the_policy(p):
     """The fixes re-price changed plans; they must agree with what the pipeline priced."""
-    from texbudget import policy
+    from texbudget.policy.decision import price
 
     for model in ("d3d12", "none"):
-        assert price_plan(p, model) == policy.price(p, model)
+        assert price_plan(p, model) == price(p, model)

@@ -21,6 +21,7 @@ import pytest
 from texbudget import cache as cache_mod
 from texbudget import findings
 from texbudget.cache import CACHE_VERSION, Cache
+from texbudget.engine import EngineImport, UnityPlatform
 from texbudget.model import (
     AttributeFacts,
     Finding,
@@ -31,7 +32,6 @@ from texbudget.model import (
     Severity,
     TextureFacts,
 )
-from texbudget.policy import EngineImport, UnityPlatform
 
 REPO = Path(__file__).resolve().parents[2]
 

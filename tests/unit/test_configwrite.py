@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from texbudget import config as config_mod
-from texbudget import configwrite, policy
+from texbudget import configwrite
 from texbudget.errors import ConfigError
+from texbudget.policy.rules import parse_rules
 
 RULE = {"match": "textures/props/crate_normal.png", "format": "BC5_UNORM", "max_size": 1024, "mips": True}
 BLOCK = (
@@ -42,7 +43,7 @@ def test_appends_after_a_blank_line_and_keeps_every_byte(tmp_path):
     cfg = config_mod.load(path)
     assert cfg.rules[-1] == RULE
     assert cfg["budget.cards"] == ("8GB", "12GB")
-    rules = policy.parse_rules(list(cfg.rules), cfg.label)
+    rules = parse_rules(list(cfg.rules), cfg.label)
     assert (rules[1].format, rules[1].max_size, rules[1].mips, rules[1].where) == ("BC5_UNORM", 1024, True, "rule 2 in texbudget.toml")
 
 
@@ -147,16 +148,16 @@ def test_values_are_escaped_as_toml_strings(tmp_path):
     configwrite.append_rule(path, {"match": configwrite.glob_escape(weird), "platform": ["desktop", "mobile-astc"]})
     rule = tomllib.loads(path.read_text(encoding="utf-8"))["rule"][0]
     assert rule == {"match": 'textures/"quoted" \\ [[]1[]]/tab\there.png', "platform": ["desktop", "mobile-astc"]}
-    parsed = policy.parse_rules([{**rule, "max_size": 64}], "t")[0]
+    parsed = parse_rules([{**rule, "max_size": 64}], "t")[0]
     assert parsed.matches(weird)
     assert not parsed.matches('textures/"quoted" \\ 1/tab\there.png')
 
 
 def test_glob_escape_matches_exactly_one_path():
     for path in ("a/b*c?.png", "x[2].png", "level.glb#image/3", "plain/file.png"):
-        rule = policy.parse_rules([{"match": configwrite.glob_escape(path), "max_size": 64}], "t")[0]
+        rule = parse_rules([{"match": configwrite.glob_escape(path), "max_size": 64}], "t")[0]
         assert rule.matches(path), path
-    star = policy.parse_rules([{"match": configwrite.glob_escape("a/b*c.png"), "max_size": 64}], "t")[0]
+    star = parse_rules([{"match": configwrite.glob_escape("a/b*c.png"), "max_size": 64}], "t")[0]
     assert not star.matches("a/bXc.png")
 
 

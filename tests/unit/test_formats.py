@@ -240,7 +240,7 @@ def test_bits_per_pixel():
     ("VK_FORMAT_BC7_UNORM_BLOCK", "BC7_UNORM", True), ("bc7", "BC7_UNORM", False),
 ])
 def test_rule_formats_take_every_kind_of_name(given, name, exact):
-    from texbudget.policy import parse_rules
+    from texbudget.policy.rules import parse_rules
 
     (rule,) = parse_rules([{"match": "a/**", "format": given}], "t.toml")
     assert (rule.format, rule.format_exact) == (name, exact)
@@ -248,7 +248,7 @@ def test_rule_formats_take_every_kind_of_name(given, name, exact):
 
 def test_rule_format_errors_say_how_to_give_a_number():
     from texbudget.errors import ConfigError
-    from texbudget.policy import parse_rules
+    from texbudget.policy.rules import parse_rules
 
     for given in ("vk:99999", True, 99999):
         with pytest.raises(ConfigError, match=r"is not a GPU format.*or a number: vk:37, dxgi:28$"):

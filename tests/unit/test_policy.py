@@ -10,10 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from texbudget import policy
+from texbudget.engine import EngineImport
 from texbudget.errors import ConfigError, UsageError
 from texbudget.model import TextureFacts
-from texbudget.policy import EngineImport, PolicySettings, decide, parse_rules, price
+from texbudget.policy.decision import _facts_key, decide, decide_all, price
+from texbudget.policy.naming import NAME_SUFFIXES, UI_FOLDERS, _role_from_folded, role_from_name
+from texbudget.policy.profiles import ROLES, PolicySettings, load_platforms
+from texbudget.policy.rules import parse_rules
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "policy.md"
 
@@ -95,17 +98,17 @@ ROLE_FILES = {
 
 
 def test_profiles_load_in_file_order() -> None:
-    assert list(policy.load_platforms()) == ["desktop", "desktop-bc7", "mobile-astc", "mobile-etc2", "uncompressed"]
+    assert list(load_platforms()) == ["desktop", "desktop-bc7", "mobile-astc", "mobile-etc2", "uncompressed"]
 
 
 def test_expected_table_covers_every_profile_and_role() -> None:
-    assert set(EXPECTED) == set(policy.load_platforms())
+    assert set(EXPECTED) == set(load_platforms())
     for table in EXPECTED.values():
-        assert set(table) == set(policy.ROLES)
+        assert set(table) == set(ROLES)
 
 
 @pytest.mark.parametrize("profile", list(EXPECTED))
-@pytest.mark.parametrize("role", policy.ROLES)
+@pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("alpha", [False, True])
 def test_profile_role_format(profile: str, role: str, alpha: bool) -> None:
     name = ROLE_FILES[role]
@@ -124,7 +127,7 @@ def test_profile_role_format(profile: str, role: str, alpha: bool) -> None:
 def test_docs_table_matches_profiles(profile: str) -> None:
     """docs/policy.md §2 names every profile format the data holds."""
     text = DOCS.read_text()
-    p = policy.load_platforms()[profile]
+    p = load_platforms()[profile]
     for table in (p.formats, p.formats_alpha, p.transcode):
         for fmt in table.values():
             short = fmt.removesuffix("_UNORM").removesuffix("_SRGB")
@@ -133,9 +136,9 @@ def test_docs_table_matches_profiles(profile: str) -> None:
 
 def test_docs_list_every_name_token() -> None:
     text = DOCS.read_text()
-    for token in policy.NAME_SUFFIXES:
+    for token in NAME_SUFFIXES:
         assert f"`{token}`" in text, token
-    for folder in policy.UI_FOLDERS:
+    for folder in UI_FOLDERS:
         assert f"`{folder}/`" in text, folder
 
 
@@ -263,7 +266,7 @@ def test_name_conventions(name: str, role: str, shown: str) -> None:
 def test_role_from_name_is_the_same_with_digits_folded(path: str) -> None:
     # The cache key folds every ASCII digit to "0"; the answer must be the one the
     # unfolded name gives.
-    assert policy.role_from_name(path) == policy._role_from_folded.__wrapped__(path.encode("utf-8", "surrogatepass"))
+    assert role_from_name(path) == _role_from_folded.__wrapped__(path.encode("utf-8", "surrogatepass"))
 
 
 @pytest.mark.parametrize("path", ["ui/button.png", "Game/HUD/bar_n.png", "gui/x.png", "art/Icons/heart_albedo.png"])
@@ -597,7 +600,7 @@ def test_decide_all_is_decide_then_price_for_each_texture(platform, quality):
     settings = pipeline.build_settings(config, platform=platform, quality=quality)
     prepared = pipeline.prepare(scan)
     psettings = replace(settings.policy, quality=quality)
-    together = policy.decide_all(scan.textures, psettings, settings.rules, scan.engine, prepared.slots,
+    together = decide_all(scan.textures, psettings, settings.rules, scan.engine, prepared.slots,
                                  prepared.own_roles, "d3d12", prepared.alpha_unused)
     alone = tuple(
         price(decide(f, psettings, settings.rules, scan.engine.get(f.path), prepared.slots.get(f.path, ()),
@@ -607,5 +610,5 @@ def test_decide_all_is_decide_then_price_for_each_texture(platform, quality):
     assert together == alone
     assert [c.plan.path for c in together] == [f.path for f in scan.textures]
     assert settings.rules and scan.engine  # the demo exercises both paths
-    kinds = {(policy._facts_key(f), prepared.slots.get(f.path, ()), r) for f, r in zip(scan.textures, prepared.own_roles, strict=True)}
+    kinds = {(_facts_key(f), prepared.slots.get(f.path, ()), r) for f, r in zip(scan.textures, prepared.own_roles, strict=True)}
     assert len(kinds) < len(scan.textures)  # and some decisions are shared

@@ -28,8 +28,8 @@ from texbudget import cache as cache_mod
 from texbudget import config as config_mod
 from texbudget import scan as scan_mod
 from texbudget.model import ReadResult
-from texbudget.policy import read_engine_import
 from texbudget.readers import read_path
+from texbudget.readers.sidecars import read_engine_import
 from texbudget.scan import CacheStats, Scan, read_scene
 
 REPO = Path(__file__).resolve().parents[2]

@@ -143,7 +143,7 @@ def fix_family_for(platform: str) -> str:
     data/platforms.toml; the uncompressed reference is a desktop: "bc"); any other name by
     its prefix: "mobile-etc2…" → "etc2", "mobile…" → "astc", else "bc"."""
     # the profile table, read once (policy never imports budget: no cycle)
-    from texbudget.policy import load_platforms
+    from texbudget.policy.profiles import load_platforms
 
     profile = load_platforms().get(platform)
     family = profile.family if profile is not None else None

@@ -34,12 +34,14 @@ from textual.timer import Timer
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from texbudget import config as config_mod
-from texbudget import configwrite, pipeline, policy
+from texbudget import configwrite, pipeline
 from texbudget.budget.cards import resolve_cards
 from texbudget.config import Config
 from texbudget.errors import TexbudgetError
 from texbudget.model import TextureCost
 from texbudget.pipeline import Report, Settings
+from texbudget.policy.decision import decide, price
+from texbudget.policy.rules import Rule, parse_rules
 from texbudget.scan import Scan
 from texbudget.tui import browse as browse_mod
 from texbudget.tui import scanning, state
@@ -183,16 +185,16 @@ class TexbudgetApp(App[int]):
 
     # --- settings ------------------------------------------------------------------------
 
-    def extra_rules(self, skip: str | None = None) -> tuple[policy.Rule, ...]:
+    def extra_rules(self, skip: str | None = None) -> tuple[Rule, ...]:
         """Rules written this session (as the config file now has them), then the what-ifs
         (all but the one of ``skip``)."""
-        out: list[policy.Rule] = []
+        out: list[Rule] = []
         if self.written:
             source = (self.config.path or self.config_target).name  # as build_settings names them
-            out += policy.parse_rules([*self.config.rules, *self.written], source)[len(self.config.rules):]
+            out += parse_rules([*self.config.rules, *self.written], source)[len(self.config.rules):]
         what_ifs = [{"match": configwrite.glob_escape(k), **v} for k, v in self.what_ifs.items() if k != skip]
         if what_ifs:
-            out += policy.parse_rules(what_ifs, WHAT_IF)
+            out += parse_rules(what_ifs, WHAT_IF)
         return tuple(out)
 
     def settings(self, choices: state.Choices | None = None, skip: str | None = None) -> Settings:
@@ -459,7 +461,7 @@ class TexbudgetApp(App[int]):
             return
         if clean:
             try:
-                policy.parse_rules([{"match": configwrite.glob_escape(key), **clean}], WHAT_IF)
+                parse_rules([{"match": configwrite.glob_escape(key), **clean}], WHAT_IF)
             except TexbudgetError as exc:
                 self.notify(str(exc), severity="error", title="what-if not applied", markup=False)
                 return
@@ -475,9 +477,9 @@ class TexbudgetApp(App[int]):
             return None
         settings = self.settings(skip=key)
         prepared = pipeline.prepare(self.scan)
-        plan = policy.decide(facts, settings.policy, settings.rules, self.scan.engine.get(key), prepared.slots.get(key, ()),
+        plan = decide(facts, settings.policy, settings.rules, self.scan.engine.get(key), prepared.slots.get(key, ()),
                              alpha_unused=prepared.alpha_unused.get(key))
-        return policy.price(plan, settings.budget.allocation_model)
+        return price(plan, settings.budget.allocation_model)
 
     def write_what_if(self, key: str) -> int | None:
         """Append the what-if of ``key`` to the config file as a ``[[rule]]``; it then counts
