@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from texbudget import cache, engine, model
     from texbudget.discover import discover
-    from texbudget.scan import _read_one
+    from texbudget.scan.reading import _read_one
 
     tree = args.trees.resolve() / str(args.files)
     make_tree.make_tree(tree, args.files)
@@ -111,7 +111,7 @@ def reports(tree: Path, files: int, repeat: int) -> int:
     from texbudget.pipeline import build_settings, evaluate
     from texbudget.report import csv, markdown, sarif, text
     from texbudget.report import json as json_report
-    from texbudget.scan import read_scene
+    from texbudget.scan.scene import read_scene
 
     make_tree.make_tree(tree, files)
     config = config_mod.load(config_mod.find_config(tree))

@@ -326,7 +326,7 @@ def load_report(args: argparse.Namespace, paths: Sequence[str], *, fixes: bool =
     ``target``: what ``resolve_target`` gave already (None: ``paths`` are resolved here);
     ``fixes=False``: no fix search (for an output that shows none)."""
     from texbudget.pipeline import evaluate
-    from texbudget.scan import read_scene
+    from texbudget.scan.scene import read_scene
 
     root, config, explicit = target or resolve_target(paths, args.config)
     settings = _settings(args, config)

@@ -1,6 +1,6 @@
 """The one pipeline (DESIGN.md §1): discover → read → decide → price → assess.
 
-``scan.read_scene`` does the I/O (discovery, readers, engine sidecars) and returns a
+``scan.scene.read_scene`` does the I/O (discovery, readers, engine sidecars) and returns a
 ``Scan``. ``evaluate`` is pure: facts + ``Settings`` → ``Report``. Switching
 platform, quality, resolution or RT in the CLI or the TUI re-runs ``evaluate`` only; files
 are never read again. The CLI, the TUI and the benchmarks all call these two functions.
@@ -36,7 +36,7 @@ from texbudget.model import (
 from texbudget.policy.decision import content_role, decide_all, price
 from texbudget.policy.profiles import QUALITY_TIERS, PolicySettings, load_platforms
 from texbudget.policy.rules import Rule, parse_rules
-from texbudget.scan import Scan, gc_paused
+from texbudget.scan.scene import Scan, gc_paused
 from texbudget.sizing import bvh
 from texbudget.sizing.meshes import MeshCost, VertexLayout, price_mesh
 from texbudget.slots import alpha_unread

@@ -9,7 +9,7 @@ import pytest
 
 from texbudget import config as config_mod
 from texbudget import pipeline
-from texbudget.scan import Scan, read_scene
+from texbudget.scan.scene import Scan, read_scene
 from texbudget.tui import browse, scanning, state
 
 from .conftest import SCAN, make_config

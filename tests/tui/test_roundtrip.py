@@ -7,7 +7,7 @@ from PIL import Image
 
 from texbudget import cli, limits, pipeline
 from texbudget import config as config_mod
-from texbudget.scan import read_scene
+from texbudget.scan.scene import read_scene
 from texbudget.tui.app import make_app
 
 from .conftest import settle

@@ -18,7 +18,7 @@ from texbudget.model import file_of, is_part
 from texbudget.policy.naming import role_from_name
 from texbudget.policy.rules import parse_rules
 from texbudget.report import sarif
-from texbudget.scan import read_scene
+from texbudget.scan.scene import read_scene
 from texbudget.tui.browse import split
 
 GODOT_IMPORT = '[remap]\n\nimporter="texture"\ntype="CompressedTexture2D"\n\n[params]\n\ncompress/mode={mode}\nmipmaps/generate=true\n'

@@ -18,7 +18,7 @@ from texbudget.model import TextureFacts
 from texbudget.policy.decision import decide, price
 from texbudget.policy.profiles import PolicySettings
 from texbudget.report import explain
-from texbudget.scan import read_scene
+from texbudget.scan.scene import read_scene
 
 UNKNOWN_VK = 1000999000  # a vkFormat number no format has
 

@@ -592,7 +592,7 @@ def test_decide_all_is_decide_then_price_for_each_texture(platform, quality):
     shared decisions of ``decide_all`` are exactly each texture's own."""
     from texbudget import config as config_mod
     from texbudget import pipeline
-    from texbudget.scan import read_scene
+    from texbudget.scan.scene import read_scene
 
     root = Path(__file__).parents[2] / "assets" / "demo"
     config = config_mod.load(root / "texbudget.toml")

@@ -10,7 +10,7 @@ from texbudget import config as config_mod
 from texbudget import pipeline
 from texbudget.model import TextureFacts
 from texbudget.policy.rules import parse_rules
-from texbudget.scan import Scan
+from texbudget.scan.scene import Scan
 
 TEXTURES = tuple(
     TextureFacts(path=p, container="png", width=256, height=256, channels=3)

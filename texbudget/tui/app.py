@@ -42,7 +42,7 @@ from texbudget.model import TextureCost
 from texbudget.pipeline import Report, Settings
 from texbudget.policy.decision import decide, price
 from texbudget.policy.rules import Rule, parse_rules
-from texbudget.scan import Scan
+from texbudget.scan.scene import Scan
 from texbudget.tui import browse as browse_mod
 from texbudget.tui import scanning, state
 from texbudget.tui.scanning import Scanner
