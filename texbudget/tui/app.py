@@ -167,7 +167,7 @@ class TexbudgetApp(App[int]):
     # --- lifecycle -------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        self.push_screen(MainScreen())
+        self.push_screen(MainScreen(self))
         self.start_scan()
         if self.watch_files:
             self._watch()
@@ -453,7 +453,7 @@ class TexbudgetApp(App[int]):
     # --- assets and what-ifs ------------------------------------------------------------------
 
     def open_asset(self, key: str) -> None:
-        self.push_screen(AssetScreen(key))
+        self.push_screen(AssetScreen(key, self))
 
     def set_what_if(self, key: str, what_if: dict[str, object]) -> None:
         clean = {k: v for k, v in what_if.items() if v is not None}
