@@ -226,7 +226,7 @@ def pbr_scene(materials: int = 8, *, compacted: bool = True) -> BudgetInputs:
             price_plan(plan(f"materials/m{m}/orm.ktx2", "BC7_UNORM", 8192, 8192, "mask")),
         ]
     return BudgetInputs(textures=tuple(textures), mesh_bytes=MESH_BYTES,
-                          acceleration={"nvidia": nvidia_acceleration(2_000_000, 1, compacted=compacted)})
+                        acceleration={"nvidia": nvidia_acceleration(2_000_000, 1, compacted=compacted)})
 
 
 def test_pbr_texture_bytes_from_the_block_formula():
@@ -509,7 +509,7 @@ def test_ten_thousand_textures_fixes_still_bring_it_under():
         size = rng.choice([128, 256, 512, 1024, 2048])
         textures.append(price_plan(plan(f"f{i % 50}/t{i}.dds", formats_by_role[role], size, size, role)))
     inputs = BudgetInputs(textures=tuple(textures), opaque=frozenset(t.plan.path for t in textures[::3]),
-                            acceleration={"nvidia": nvidia_acceleration(3_000_000, 40, compacted=False)})
+                          acceleration={"nvidia": nvidia_acceleration(3_000_000, 40, compacted=False)})
     s = BudgetSettings(cards="8GB,12GB", resolutions=("4k",), rt=("nvidia",))
     first = assess_all(inputs, s)
     assert first == assess_all(inputs, s)  # cached sums give the same answer

@@ -231,7 +231,7 @@ def preference_scene(*, uncompressed: bool, opaque: bool, mipped: bool) -> Budge
     crates = tuple(price_plan(plan(f"props/crate_{x}.dds", "BC7_SRGB", 2048, 2048, levels=None if mipped else 1))
                    for x in "ab")
     return BudgetInputs(textures=(normal, *crates),
-                          opaque=frozenset(c.plan.path for c in crates) if opaque else frozenset())
+                        opaque=frozenset(c.plan.path for c in crates) if opaque else frozenset())
 
 
 UPSCALER_QUALITY_1080 = 23_469_487  # deferred 1080p: native − quality (test_budget pins it)
@@ -281,8 +281,8 @@ def test_bc1_for_an_opaque_bc7_says_what_it_costs():
 
 def test_compaction_is_quality_neutral_and_wins_over_a_cap():
     blas = AccelerationSummary(total_bytes=200 * MIB, blas_bytes=200 * MIB, blas_uncompacted_bytes=200 * MIB,
-                                 tlas_bytes=0, instance_desc_bytes=0, peak_scratch_bytes=0,
-                                 blas_compacted_bytes=100 * MIB)
+                               tlas_bytes=0, instance_desc_bytes=0, peak_scratch_bytes=0,
+                               blas_compacted_bytes=100 * MIB)
     inputs = replace(materials_scene(1), acceleration={"nvidia": blas})
     s = settings(headroom_fraction=0.0, rt=("nvidia",))
     total = assess(inputs, s, [card(1 << 40)]).total_bytes
@@ -368,10 +368,10 @@ def random_scene(seed: int) -> BudgetInputs:
         if rng.random() < 0.5:
             opaque.add(p.path)
     accel = AccelerationSummary(total_bytes=300 * MIB, blas_bytes=280 * MIB, blas_uncompacted_bytes=280 * MIB,
-                                  tlas_bytes=20 * MIB, instance_desc_bytes=0, peak_scratch_bytes=0,
-                                  blas_compacted_bytes=rng.choice([140 * MIB, 280 * MIB]))
+                                tlas_bytes=20 * MIB, instance_desc_bytes=0, peak_scratch_bytes=0,
+                                blas_compacted_bytes=rng.choice([140 * MIB, 280 * MIB]))
     return BudgetInputs(textures=tuple(textures), opaque=frozenset(opaque), mesh_bytes=rng.randint(0, 500 * MIB),
-                          acceleration={"nvidia": accel})
+                        acceleration={"nvidia": accel})
 
 
 @pytest.mark.parametrize("seed", range(30))

@@ -601,7 +601,7 @@ def test_decide_all_is_decide_then_price_for_each_texture(platform, quality):
     prepared = pipeline.prepare(scan)
     psettings = replace(settings.policy, quality=quality)
     together = decide_all(scan.textures, psettings, settings.rules, scan.engine, prepared.slots,
-                                 prepared.own_roles, "d3d12", prepared.alpha_unused)
+                          prepared.own_roles, "d3d12", prepared.alpha_unused)
     alone = tuple(
         price(decide(f, psettings, settings.rules, scan.engine.get(f.path), prepared.slots.get(f.path, ()),
                      alpha_unused=prepared.alpha_unused.get(f.path)), "d3d12")

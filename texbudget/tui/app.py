@@ -478,7 +478,7 @@ class TexbudgetApp(App[int]):
         settings = self.settings(skip=key)
         prepared = pipeline.prepare(self.scan)
         plan = decide(facts, settings.policy, settings.rules, self.scan.engine.get(key), prepared.slots.get(key, ()),
-                             alpha_unused=prepared.alpha_unused.get(key))
+                      alpha_unused=prepared.alpha_unused.get(key))
         return price(plan, settings.budget.allocation_model)
 
     def write_what_if(self, key: str) -> int | None:
