@@ -10,6 +10,7 @@ and a Godot sidecar written here.
 from __future__ import annotations
 
 import errno
+import functools
 import gc
 import hashlib
 import importlib.util
@@ -320,16 +321,25 @@ def test_the_pool_gives_the_same_scan(tree, monkeypatch):
     assert [f.code for f in after.findings if f.path == "scene/level.gltf"] == ["TB075"]
 
 
+def _in_a_thread(work):
+    """``work()`` run in a second thread (as the TUI reads), its result or exception here."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as threads:
+        return threads.submit(work).result()
+
+
 def test_the_spawned_pool_gives_the_same_scan(tree, monkeypatch):
-    # A process with threads (the TUI) starts its workers with spawn, not fork.
+    # A process with threads (the TUI reads in one) starts its workers with spawn, not fork.
     serial = read_scene(tree, CONFIG, jobs=1)
     monkeypatch.setattr(job, "POOL_MIN_FILES", 1)
     monkeypatch.setattr(job, "POOL_CHUNK", 16)
-    monkeypatch.setattr(job, "_forked", pool._spawned)
+    forked = _count_forks(monkeypatch)
     seen: list[tuple[int, int]] = []
-    assert same(serial, read_scene(tree, CONFIG, jobs=2, progress=lambda d, t: seen.append((d, t))))
+    assert same(serial, _in_a_thread(lambda: read_scene(tree, CONFIG, jobs=2, progress=lambda d, t: seen.append((d, t)))))
     assert seen[-1] == (122, 122)
-    assert same(serial, read_scene(tree, CONFIG, jobs=2, use_cache=True))
+    assert same(serial, _in_a_thread(lambda: read_scene(tree, CONFIG, jobs=2, use_cache=True)))
+    assert forked == []  # spawned: multiprocessing starts a fresh interpreter without os.fork
 
 
 def test_files_are_read_grouped_by_type_and_the_scan_keeps_discovery_order(tree, monkeypatch):
@@ -377,16 +387,18 @@ def test_a_gltf_image_discovery_listed_needs_no_lstat_and_a_link_out_is_still_re
 
 
 def test_the_chunk_tickets_are_each_taken_once_own_queue_first():
-    tickets = pool._Tickets(6, split=2)
+    tickets = pool.Workers(6, split=2)
     try:
+        own, theirs = tickets.tickets
+        worker = functools.partial(pool._first, theirs, own)  # as a worker takes them
         # this process takes its own (0, 1) first, a worker the rest first; then each other's
-        assert [tickets.worker(), tickets(), tickets.worker(), tickets(), tickets()] == [2, 0, 3, 1, 4]
-        assert [tickets.worker(), tickets.worker(), tickets()] == [5, None, None]
+        assert [worker(), tickets.next_chunk(), worker(), tickets.next_chunk(), tickets.next_chunk()] == [2, 0, 3, 1, 4]
+        assert [worker(), worker(), tickets.next_chunk()] == [5, None, None]
     finally:
         tickets.close()
-    many = pool._Tickets(pool.MAX_CHUNKS + 10)  # past the cap: left for the end
+    many = pool.Workers(pool.MAX_CHUNKS + 10, split=0)  # past the cap: left for the end
     try:
-        taken = list(iter(many, None))
+        taken = list(iter(many.next_chunk, None))
     finally:
         many.close()
     assert taken == list(range(pool.MAX_CHUNKS))
@@ -505,7 +517,7 @@ def _reader_dying_in_a_worker(args: tuple[Path, str]) -> tuple[str, ReadResult, 
     return _plain_reader(args)
 
 
-def test_chunks_a_dead_worker_took_are_read_here(tree, monkeypatch):
+def test_chunks_a_dead_worker_took_are_read_here(tree, monkeypatch, capsys):
     monkeypatch.setattr(job, "POOL_MIN_FILES", 1)
     monkeypatch.setattr(job, "POOL_CHUNK", 16)
     seen: list[tuple[int, int]] = []
@@ -513,6 +525,150 @@ def test_chunks_a_dead_worker_took_are_read_here(tree, monkeypatch):
     assert list(tree.parent.glob("died-*"))  # the worker took a chunk and died in it
     assert same(pooled, read_scene(tree, CONFIG, jobs=1, reader=_plain_reader))
     assert seen[-1] == (122, 122)
+    # the output is complete, and stderr says why this scan took longer
+    assert capsys.readouterr().err == "texbudget: note: a worker process ended early (exit code 3); its 16 files were read in the main process\n"
+
+
+def _in_a_worker() -> bool:
+    """This is a pool worker: forked (another pid) or spawned (by multiprocessing)."""
+    import multiprocessing
+
+    return os.getpid() != _MAIN_PID or multiprocessing.parent_process() is not None
+
+
+def _reader_failing_in_a_worker(args: tuple[Path, str]) -> tuple[str, ReadResult, object]:
+    """A bug that shows in a pool worker only; reads slowly here, so that even a spawned
+    worker (a fresh interpreter) starts in time to take chunks."""
+    if _in_a_worker():
+        raise ValueError("a bug in texbudget")
+    time.sleep(0.02)
+    return _plain_reader(args)
+
+
+@pytest.mark.parametrize("start", ["fork", "spawn"])
+def test_an_exception_in_a_worker_is_raised_here_naming_the_file(tree, monkeypatch, start):
+    monkeypatch.setattr(job, "POOL_MIN_FILES", 1)
+    monkeypatch.setattr(job, "POOL_CHUNK", 16)
+    forked = _count_forks(monkeypatch)
+    scan = functools.partial(read_scene, tree, CONFIG, jobs=2, reader=_reader_failing_in_a_worker)
+    with pytest.raises(pool.WorkerFailed) as failed:
+        scan() if start == "fork" else _in_a_thread(scan)
+    message = str(failed.value)
+    assert "ValueError: a bug in texbudget" in message and "Traceback" in message
+    read = message.rpartition("texbudget was reading ")[2].strip()
+    assert (tree / read).is_file() and not reading.is_scene(read)  # the workers' files: not the scenes
+    for pid in forked:  # the workers were waited for
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+
+
+def test_a_bug_while_reading_is_an_internal_error_naming_the_file_pooled_or_not(tree, monkeypatch, capsys):
+    from texbudget import cli
+
+    monkeypatch.setattr(job, "POOL_MIN_FILES", 1)
+    bad = "characters/set_0000/char_000005.png"
+    real = reading._read_file
+
+    def buggy(root, rel, sidecar):
+        if rel == bad:
+            raise KeyError("a bug in texbudget")
+        return real(root, rel, sidecar)
+
+    monkeypatch.setattr(reading, "_read_file", buggy)  # a worker's
+    monkeypatch.setattr(job, "_read_file", buggy)  # this process's
+    for jobs in ("1", "2"):
+        assert cli.main(["scan", "--no-cache", "--jobs", jobs, str(tree)]) == 3
+        out, err = capsys.readouterr()
+        assert out == "" and f"texbudget was reading {bad}" in err and "KeyError: 'a bug in texbudget'" in err
+        assert err.endswith("texbudget: internal error; please report it with the traceback above\n")
+
+
+def test_no_pipe_for_the_tickets_leaves_the_reading_to_this_process(tree, monkeypatch):
+    monkeypatch.setattr(job, "POOL_MIN_FILES", 1)
+    serial = read_scene(tree, CONFIG, jobs=1)
+    forked = _count_forks(monkeypatch)
+
+    def no_pipe() -> tuple[int, int]:
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    monkeypatch.setattr(os, "pipe", no_pipe)
+    assert same(serial, read_scene(tree, CONFIG, jobs=3))
+    assert forked == []
+
+
+#: A scan in a pool of three, slowed so that it is still reading when the signal comes.
+_SLOW_SCAN = """
+import sys, time
+from texbudget.cli import run
+from texbudget.scan import job, reading
+job.POOL_MIN_FILES, job.POOL_CHUNK = 1, 8
+real = reading._read_file
+def slow(root, rel, sidecar):
+    time.sleep(0.05)
+    return real(root, rel, sidecar)
+reading._read_file = job._read_file = slow
+sys.argv = ["texbudget", "scan", "--no-cache", "--jobs", "3", sys.argv[1]]
+run()
+"""
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rpartition(")")[2].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _running(pid: int) -> bool:
+    """The process exists and is not a zombie (one that ended, not yet waited for)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the workers in /proc")
+@pytest.mark.parametrize("how", ["ctrl-c", "sigint", "sigkill"])
+def test_an_interrupted_or_killed_scan_leaves_no_worker_running(tree, how):
+    import signal
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.Popen([sys.executable, "-c", _SLOW_SCAN, str(tree)], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers := _children(proc.pid)) < 2 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.02)
+        assert len(workers) == 2, "the pool did not start"
+        time.sleep(0.2)  # reading
+        sent = time.monotonic()
+        if how == "ctrl-c":  # a terminal sends it to the whole foreground process group
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            os.kill(proc.pid, signal.SIGINT if how == "sigint" else signal.SIGKILL)
+        code = proc.wait(timeout=30)
+        took = time.monotonic() - sent
+        err = proc.stderr.read().decode()
+        while any(_running(w) for w in workers) and time.monotonic() < sent + 10:
+            time.sleep(0.02)  # a killed scan's workers end at their next message
+        assert not [w for w in workers if _running(w)]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stderr.close()
+    if how == "sigkill":
+        assert code == -signal.SIGKILL
+    else:
+        assert (code, err) == (130, "texbudget: interrupted\n")
+        assert took < 5  # promptly: the workers are terminated, not waited for to finish
 
 
 def test_below_the_threshold_no_pool_is_started(tree, monkeypatch):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import os
 import pickle
-import threading
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +17,7 @@ from typing import Any
 
 from texbudget import cache as cache_mod
 from texbudget.model import ReadResult
-from texbudget.scan.pool import MAX_CHUNKS, _forked, _spawned, _wait
+from texbudget.scan import pool
 from texbudget.scan.reading import (
     Reader,
     _dependencies,
@@ -158,25 +158,24 @@ class _Job:
         return out
 
     def _read_here(self, rel: str, sidecar: set[str]) -> tuple[ReadResult, object]:
-        """Read one file in this process; ``sidecar``: the files with an engine sidecar."""
-        if self.reader is _read_one:
-            return _read_file(self.root, rel, rel in sidecar)
-        _, result, engine = self.reader((self.root, rel))
+        """Read one file in this process; ``sidecar``: the files with an engine sidecar. An
+        exception (a bug: the readers turn a bad file into findings) names the file."""
+        try:
+            if self.reader is _read_one:
+                return _read_file(self.root, rel, rel in sidecar)
+            _, result, engine = self.reader((self.root, rel))
+        except Exception as exc:
+            exc.add_note(f"texbudget was reading {rel}")
+            raise
         return result, engine
 
     def _pooled(self, rels: list[str], sidecar: set[str], out: dict) -> None:
-        """Read ``rels`` into ``out`` with ``jobs - 1`` worker processes and this one.
-
-        The files go in chunks, numbered; every process takes the next number from a shared
-        source (``_Tickets``, where this process reads the scenes first and the workers the
-        rest; ``_Counter`` when spawned), so no core waits while another has work and the
-        last wait is for one chunk at most. A worker sends each chunk back as
-        one message through its own pipe, pickled as the cache stores values (one pickle per
-        chunk: half the cost of one per file on both sides), and this process takes them in
-        between its own chunks. No executor: its threads competed with this process's
-        reading for the interpreter lock, and the chunks it had queued for a worker could
-        not be taken back. A chunk a worker took but never sent (the worker died), or that
-        no process took, is read here at the end."""
+        """Read ``rels`` into ``out`` with ``jobs - 1`` worker processes and this one
+        (``scan.pool``: how the chunks are shared and sent). Every process takes the next
+        chunk from a shared source, so no core waits while another has work and the last wait
+        is for one chunk at most; this process reads the scenes' chunks first and takes the
+        workers' messages in between its own chunks. A chunk that a worker took but never
+        sent (it died), or that no process took, is read here at the end."""
         from texbudget import readers
 
         default = self.reader is _read_one
@@ -184,57 +183,47 @@ class _Job:
         # cache loads its values (texbudget's types only, sharing equal values across files);
         # a custom reader's results (never stored) may hold any type.
         decoder = cache_mod.Decoder(rels)
-        load = decoder.loads if default else pickle.loads
+        load: Callable[[bytes], Any] = decoder.loads if default else pickle.loads
         keep = self.cache is not None  # the values come as blobs, for the cache to store as is
         if default:  # imported once here, before the fork, rather than in every worker
             readers.preload({rel[rel.rfind("."):] for rel in rels})  # (what is no suffix loads nothing)
-        size = max(16, min(POOL_CHUNK, len(rels) // (self.jobs * 8)), -(-len(rels) // MAX_CHUNKS))
+        size = max(16, min(POOL_CHUNK, len(rels) // (self.jobs * 8)), -(-len(rels) // pool.MAX_CHUNKS))
         chunks = [rels[i : i + size] for i in range(0, len(rels), size)]
-        # The scenes lead (``_by_type``) and their chunks are this process's own queue
-        # (``_Tickets``): their results are the costliest to send (the 10k benchmark scan:
-        # 0.51 -> 0.46 s, median of 16).
-        scenes = next((k for k, rel in enumerate(rels) if not is_scene(rel)), len(rels))
-        split = -(-scenes // size)
         done = [False] * len(chunks)
-        task = (self.root, chunks, sidecar, None if default else self.reader, keep)
-        # fork is cheap, inherits the imports and needs no multiprocessing; it is unsafe in a
-        # process with other threads (the TUI reads in a worker thread), where spawn is used.
-        start = _forked if threading.active_count() == 1 and hasattr(os, "fork") else _spawned
+
+        def read_here(k: int) -> None:
+            for rel in chunks[k]:
+                out[rel] = (self._read_here(rel, sidecar), None, False)
+            done[k] = True
+            self.step(len(chunks[k]))
+
+        def take(message: bytes) -> None:
+            number, batch = load(message)
+            if number is None:  # the worker's last message: its exception
+                raise pool.WorkerFailed(batch)
+            for rel, value, deps in batch:
+                out[rel] = (decoder.loads(value), value, deps) if keep else (value, None, deps)
+            done[number] = True
+            self.step(len(batch))
+
+        # The scenes lead (``_by_type``) and their chunks are this process's own: their
+        # results are the costliest to send (the 10k benchmark scan: 0.51 -> 0.46 s, median
+        # of 16).
+        scenes = next((k for k, rel in enumerate(rels) if not is_scene(rel)), len(rels))
+        task = pool.Task(root=self.root, chunks=chunks, sidecar=sidecar, reader=None if default else self.reader, for_cache=keep)
         workers = min(self.jobs, len(chunks)) - 1  # a process per chunk at most
-        with start(task, len(chunks), workers, split) as (next_chunk, live, stop):
-
-            def read_here(k: int) -> None:
-                for rel in chunks[k]:
-                    out[rel] = (self._read_here(rel, sidecar), None, False)
-                done[k] = True
-                self.step(len(chunks[k]))
-
-            def take(receive: Any) -> bool:
-                """One message from a worker into ``out``; False at its end."""
-                try:
-                    message: Any = load(receive.recv_bytes())
-                except (EOFError, OSError):
-                    live.remove(receive)
-                    return False
-                number, batch = message
-                for rel, value, deps in batch:
-                    out[rel] = (decoder.loads(value), value, deps) if keep else (value, None, deps)
-                done[number] = True
-                self.step(len(batch))
-                return True
-
-            while (k := next_chunk()) is not None:
+        with pool.start(task, split=-(-scenes // size), workers=workers) as started:
+            while (k := started.next_chunk()) is not None:
                 read_here(k)
-                for receive in list(live):
-                    while receive in live and receive.poll() and take(receive):
-                        pass
-            while live:  # this process is done: wait for the workers' last chunks
-                for ready in _wait(live):
-                    take(ready)
-            stop(all(done))
-            for k in range(len(chunks)):  # taken by a worker that died before sending it
-                if not done[k]:
-                    read_here(k)
+                for message in started.received():
+                    take(message)
+            for message in started.received(wait=True):  # this process is done: the workers' last chunks
+                take(message)
+        left = [k for k, finished in enumerate(done) if not finished]
+        if ended := [p.exitcode for p in started.processes if p.exitcode]:
+            _note_ended_early(ended, sum(len(chunks[k]) for k in left))
+        for k in left:
+            read_here(k)
 
 
 def _by_type(rels: list[str]) -> list[str]:
@@ -255,6 +244,13 @@ def _by_type(rels: list[str]) -> list[str]:
         return rels
     ordered = sorted(groups.values(), key=lambda group: not is_scene(group[0]))  # stable
     return [rel for group in ordered for rel in group]
+
+
+def _note_ended_early(codes: list[int], files: int) -> None:
+    """One line on stderr: a worker ended before it sent all it took (the output is still
+    complete: those files were read here)."""
+    how = ", ".join(f"killed by signal {-c}" if c < 0 else f"exit code {c}" for c in codes)
+    print(f"texbudget: note: a worker process ended early ({how}); its {files:,} files were read in the main process", file=sys.stderr)
 
 
 def _now_ns() -> int:

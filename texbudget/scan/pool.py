@@ -1,7 +1,24 @@
-"""The process pool that reads cache misses (``job._Job._pooled`` drives it): the chunk
-tickets every process takes from (``_Tickets``; ``_Counter`` when spawned), the result pipes
-(``_PipeSender`` / ``_PipeReceiver``), the forked and spawned starts and the worker's loop.
-Measured and explained in benchmarks/README.md ("Process pool threshold").
+"""The worker processes that read cache misses beside this one (``job._Job._pooled`` drives
+them).
+
+The files to read are cut into numbered chunks, and each chunk's number is a ticket: two
+bytes in a pipe, all written before any worker starts. Every process, this one included,
+takes its next ticket with one two-byte ``os.read`` (atomic on a pipe, so no lock) and reads
+that chunk. There are two ticket pipes: the scenes' chunks, which this process reads first
+(a glTF's meshes and scene graph cost the most to send), and the rest, which the workers read
+first; a process whose pipe is empty takes from the other, so no core waits while another has
+work. A worker sends each chunk back through its own result pipe as one message (its length
+in 8 bytes, then the chunk pickled as the cache stores values: one pickle per chunk costs half
+of one per file on both sides), and this process takes the messages in between its own
+chunks. Workers are forked, inheriting the imports and the task; in a process with other
+threads (the TUI), where a fork could copy a lock another thread holds, multiprocessing spawns
+them and hands them the same pipes. A worker's unexpected exception (a texbudget bug) is its
+last message, raised here as ``WorkerFailed``; a worker that dies (a signal, the out-of-memory
+killer) loses only the chunks it took, which this process reads at the end; a refused pipe or
+fork means fewer workers; an interrupt or an exception here terminates the workers and waits
+for each; and when this process is killed, each worker ends at its next message, which has no
+reader. Why not ``concurrent.futures`` or ``multiprocessing.Pool``: docs/decisions.md ("The
+process pool").
 """
 
 from __future__ import annotations
@@ -12,133 +29,18 @@ import os
 import pickle
 import select
 import signal
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from texbudget import cache as cache_mod
 from texbudget.scan.reading import Reader, _read_chunk
 
-#: Most chunks of one pooled read (bigger chunks past that): ``_Tickets`` writes every chunk
-#: number into a pipe up front, in one write that a pipe of a single page always takes.
+#: Most chunks of one pooled read (bigger chunks past that): each ticket pipe is written in
+#: one write, which a pipe of a single page (4 KiB) always takes.
 MAX_CHUNKS = 1024
-
-#: What a pool start gives ``_pooled``: the next chunk's number (None when none is left), the
-#: workers' channels (``recv_bytes``, ``poll``, ``fileno``), and ``stop(finished)``, which
-#: ends the workers (killing them unless ``finished``) and waits for them.
-_Pool = tuple[Callable[[], int | None], list[Any], Callable[[bool], None]]
-
-
-class _Tickets:
-    """The chunk numbers, each taken by one process, from two queues: chunks before ``split``
-    are this process's own (the scenes: a glTF's meshes and scene graph cost the most to
-    send from a worker and to load here, so they are best read here), the rest the
-    workers'. Each process takes from its own queue first and from the other once its own is
-    empty, so neither waits while the other has work.
-
-    A queue is a pipe holding its numbers, two bytes each, written at once before the
-    workers are forked. A read of two bytes from a pipe holding an even number of them is
-    atomic, so no lock is needed, and a worker that dies loses only the numbers it took
-    (their chunks are read at the end). Numbers that did not fit in a pipe (never, below
-    ``MAX_CHUNKS``) are left to that end too."""
-
-    def __init__(self, total: int, split: int = 0) -> None:
-        total = min(total, MAX_CHUNKS)
-        split = min(split, total)
-        self.own = self._queue(range(0, split))
-        self.theirs = self._queue(range(split, total))
-
-    @staticmethod
-    def _queue(numbers: range) -> int:
-        read, write = os.pipe()
-        try:
-            os.set_blocking(write, False)
-            with contextlib.suppress(BlockingIOError):
-                os.write(write, b"".join(k.to_bytes(2, "little") for k in numbers))
-        finally:
-            os.close(write)
-        return read
-
-    def __call__(self) -> int | None:
-        """The next chunk for this process."""
-        return self._first(self.own, self.theirs)
-
-    def worker(self) -> int | None:
-        """The next chunk for a worker."""
-        return self._first(self.theirs, self.own)
-
-    def close(self) -> None:
-        os.close(self.own)
-        os.close(self.theirs)
-
-    @classmethod
-    def _first(cls, queue: int, other: int) -> int | None:
-        k = cls._take(queue)
-        return k if k is not None else cls._take(other)
-
-    @staticmethod
-    def _take(queue: int) -> int | None:
-        ticket = os.read(queue, 2)
-        return int.from_bytes(ticket, "little") if len(ticket) == 2 else None
-
-
-class _PipeSender:
-    """A worker's end of its result pipe: each message is its length (8 bytes) and itself."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-
-    def send_bytes(self, data: bytes) -> None:
-        view = memoryview(len(data).to_bytes(8, "little") + data)
-        while view:
-            view = view[os.write(self.fd, view):]
-
-    def close(self) -> None:
-        os.close(self.fd)
-
-
-class _PipeReceiver:
-    """This process's end of a forked worker's result pipe (``_PipeSender`` writes it)."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-
-    def fileno(self) -> int:
-        return self.fd
-
-    def poll(self) -> bool:
-        return bool(_wait([self], timeout=0))
-
-    def recv_bytes(self) -> bytes:
-        return self._exactly(int.from_bytes(self._exactly(8), "little"))
-
-    def _exactly(self, n: int) -> bytes:
-        parts, left = [], n
-        while left:
-            part = os.read(self.fd, min(left, 1 << 20))
-            if not part:
-                raise EOFError("the worker ended")
-            parts.append(part)
-            left -= len(part)
-        return parts[0] if len(parts) == 1 else b"".join(parts)
-
-    def close(self) -> None:
-        os.close(self.fd)
-
-
-def _wait(receivers: list[Any], timeout: float | None = None) -> list[Any]:
-    """The receivers with a message or an end to take (``timeout`` None: wait for one)."""
-    if not hasattr(select, "poll"):  # Windows (spawned workers only): multiprocessing's own wait
-        from multiprocessing.connection import wait
-
-        return list(wait(receivers, timeout))
-    poller = select.poll()
-    by_fd = {}
-    for r in receivers:
-        by_fd[r.fileno()] = r
-        poller.register(r.fileno(), select.POLLIN)
-    return [by_fd[fd] for fd, _ in poller.poll(None if timeout is None else timeout * 1000)]
-
 
 #: A result pipe's buffer where the system allows it (Linux: up to ``pipe-max-size``, 1 MiB
 #: by default): a worker sends on while this process reads a long chunk of its own (the
@@ -146,127 +48,232 @@ def _wait(receivers: list[Any], timeout: float | None = None) -> list[Any]:
 PIPE_BYTES = 1 << 20
 
 
+@dataclass(frozen=True)
+class Task:
+    """What the workers read: the files of each chunk, those with an engine sidecar, the
+    reader (None: texbudget's own, its results pickled as the cache pickles them) and whether
+    each result goes as its cache blob (stored as is)."""
+
+    root: Path
+    chunks: list[list[str]]
+    sidecar: set[str]
+    reader: Reader | None
+    for_cache: bool
+
+
+class WorkerFailed(Exception):
+    """A worker's unexpected exception; the message is its traceback, which names the file."""
+
+
+@contextlib.contextmanager
+def start(task: Task, split: int, workers: int) -> Iterator[Workers]:
+    """Up to ``workers`` processes reading ``task``'s chunks beside this one, whose own are
+    the chunks numbered before ``split``; none but this one where the system is not POSIX or
+    refuses the ticket pipes."""
+    pool = Workers(len(task.chunks), split)
+    forking = threading.active_count() == 1 and hasattr(os, "fork")
+    try:
+        for _ in range(workers if pool.tickets and os.name == "posix" else 0):
+            if not pool.add(task, forking):
+                break
+        yield pool
+    finally:
+        pool.close()
+
+
+class Workers:
+    """One pooled read's workers (``start`` makes them): the chunk this process reads next,
+    the messages the workers send, and each worker (``processes``: its ``exitcode`` once it
+    has ended, negative for the signal that ended it)."""
+
+    def __init__(self, total: int, split: int) -> None:
+        total = min(total, MAX_CHUNKS)  # the rest are read at the end
+        self.tickets: tuple[int, int] | None = None  # the read ends: (own, theirs)
+        self.here = iter(range(total))  # the tickets when no pipe was to be had
+        with contextlib.suppress(OSError):
+            own = _ticket_pipe(range(min(split, total)))
+            try:
+                self.tickets = (own, _ticket_pipe(range(min(split, total), total)))
+            except OSError:
+                os.close(own)
+        self.processes: list[Any] = []  # _Forked, or multiprocessing's Process when spawned
+        self.pipes: dict[int, Any] = {}  # the result pipe of each worker still sending
+
+    def next_chunk(self) -> int | None:
+        """This process's next chunk (its own tickets first); None when none is left."""
+        return next(self.here, None) if self.tickets is None else _first(*self.tickets)
+
+    def received(self, wait: bool = False) -> Iterator[bytes]:
+        """The workers' messages: those already sent, or with ``wait`` all until each worker
+        has ended."""
+        while self.pipes:
+            poller = select.poll()
+            for fd in self.pipes:
+                poller.register(fd, select.POLLIN)
+            ready = poller.poll(None if wait else 0)
+            if not ready:
+                return
+            for fd, _ in ready:
+                message = _receive(fd)
+                if message is not None:
+                    yield message
+                else:  # the worker has ended
+                    os.close(fd)
+                    del self.pipes[fd]
+
+    def add(self, task: Task, forking: bool) -> bool:
+        """One more worker; False when the system refuses a pipe or a process."""
+        assert self.tickets is not None
+        try:
+            read, write = os.pipe()
+        except OSError:  # no file descriptor to spare
+            return False
+        try:
+            _widen(write)
+            process = self._fork(task, read, write) if forking else _spawn(task, self.tickets, write)
+        except OSError:  # no process to spare (a limit, memory)
+            os.close(read)
+            return False
+        finally:
+            os.close(write)
+        self.processes.append(process)
+        self.pipes[read] = process
+        return True
+
+    def _fork(self, task: Task, read: int, write: int) -> _Forked:
+        assert self.tickets is not None
+        pid = os.fork()
+        if pid == 0:  # the worker: never returns into the caller's code
+            code = 1
+            try:
+                for fd in (read, *self.pipes):  # the results have one reader, this process
+                    os.close(fd)
+                code = _work(task, *self.tickets, write)
+            finally:
+                os._exit(code)
+        return _Forked(pid)
+
+    def close(self) -> None:
+        """Wait for every worker, terminating them first when some still send (this process
+        stopped early: an interrupt, an exception)."""
+        for process in self.processes if self.pipes else ():
+            if process.exitcode is None:
+                process.terminate()
+        for process in self.processes:
+            process.join()
+        for fd in (*self.pipes, *(self.tickets or ())):
+            os.close(fd)
+        self.pipes.clear()
+        self.tickets = None
+
+
+class _Forked:
+    """A forked worker, with what ``Workers`` uses of multiprocessing's Process."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.exitcode: int | None = None
+
+    def terminate(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGTERM)
+
+    def join(self) -> None:
+        if self.exitcode is None:  # waited for once (a pid waited for may be reused)
+            self.exitcode = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
+
+
+def _spawn(task: Task, tickets: tuple[int, int], write: int) -> Any:
+    """A worker spawned by multiprocessing (a fresh interpreter); the pipes go to it as
+    Connections of copies of the descriptors, closed here once it has them."""
+    import multiprocessing
+    from multiprocessing.connection import Connection
+
+    ends = [Connection(os.dup(fd)) for fd in (*tickets, write)]
+    try:
+        process = multiprocessing.get_context("spawn").Process(target=_spawned, args=(task, *ends), daemon=True)
+        process.start()
+    finally:
+        for end in ends:
+            end.close()
+    return process
+
+
+def _spawned(task: Task, own: Any, theirs: Any, results: Any) -> None:
+    """A spawned worker's start."""
+    if code := _work(task, own.fileno(), theirs.fileno(), results.fileno()):
+        raise SystemExit(code)
+
+
+def _work(task: Task, own: int, theirs: int, results: int) -> int:
+    """A worker: take tickets (the workers' first) and send each chunk back as it is read;
+    an unexpected exception goes as the last message. The exit code."""
+    dump = cache_mod.dumps if task.reader is None else functools.partial(pickle.dumps, protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        while (k := _first(theirs, own)) is not None:
+            batch = _read_chunk(task.root, [(rel, rel in task.sidecar) for rel in task.chunks[k]], task.reader, task.for_cache)
+            _send(results, dump((k, batch)))
+    except (BrokenPipeError, KeyboardInterrupt):  # no one reads the results, or Ctrl-C
+        return 0
+    except Exception:  # a bug: raised in the main process (WorkerFailed)
+        import traceback
+
+        with contextlib.suppress(OSError):
+            _send(results, dump((None, traceback.format_exc())))
+        return 1
+    return 0
+
+
+# --- the pipes ---------------------------------------------------------------------------------
+
+
+def _ticket_pipe(numbers: range) -> int:
+    """A pipe holding ``numbers``, two bytes each; its read end (the write end is closed)."""
+    read, write = os.pipe()
+    try:
+        os.set_blocking(write, False)
+        with contextlib.suppress(BlockingIOError):
+            os.write(write, b"".join(k.to_bytes(2, "little") for k in numbers))
+    finally:
+        os.close(write)
+    return read
+
+
+def _first(first: int, then: int) -> int | None:
+    """The next ticket of pipe ``first``, or of ``then`` once ``first`` is empty."""
+    for fd in (first, then):
+        ticket = os.read(fd, 2)  # two bytes of a pipe holding an even number: atomic
+        if len(ticket) == 2:
+            return int.from_bytes(ticket, "little")
+    return None
+
+
+def _send(fd: int, data: bytes) -> None:
+    """One message: its length in 8 bytes, then itself."""
+    view = memoryview(len(data).to_bytes(8, "little") + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _receive(fd: int) -> bytes | None:
+    """The next message, None when the pipe has ended (also mid-message: the worker died)."""
+    head = _exactly(fd, 8)
+    return None if head is None else _exactly(fd, int.from_bytes(head, "little"))
+
+
+def _exactly(fd: int, n: int) -> bytes | None:
+    parts = []
+    while n:
+        part = os.read(fd, min(n, 1 << 20))
+        if not part:
+            return None
+        parts.append(part)
+        n -= len(part)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
 def _widen(fd: int) -> None:
     with contextlib.suppress(OSError, AttributeError, ImportError):
         import fcntl
 
         fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
-
-
-@contextlib.contextmanager
-def _forked(task: tuple, total: int, workers: int, split: int = 0) -> Iterator[_Pool]:
-    """Workers made with ``os.fork``: they inherit the imports and the task, take chunk
-    numbers from ``_Tickets`` and send through plain pipes (no multiprocessing import, a
-    tenth of the start-up). When the system refuses a fork, the workers already made (or
-    this process alone) read everything."""
-    tickets = _Tickets(total, split)
-    pids: list[int] = []
-
-    def stop(finished: bool) -> None:
-        while pids:  # each worker is waited for once (a pid waited for may be reused)
-            pid = pids.pop()
-            if not finished:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGTERM)
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, 0)
-
-    receivers: list[_PipeReceiver] = []
-    try:
-        for _ in range(workers):
-            try:
-                read, write = os.pipe()
-            except OSError:  # no file descriptor to spare: fewer workers, or none
-                break
-            _widen(write)
-            try:
-                pid = os.fork()
-            except OSError:  # no process to spare (a limit, memory): fewer workers, or none
-                os.close(read)
-                os.close(write)
-                break
-            if pid == 0:  # the worker: never returns into the caller's code
-                code = 1
-                try:
-                    os.close(read)
-                    _pool_worker(task, tickets.worker, _PipeSender(write))
-                    code = 0
-                finally:
-                    os._exit(code)
-            os.close(write)
-            pids.append(pid)
-            receivers.append(_PipeReceiver(read))
-        yield tickets, list(receivers), stop  # (``_pooled`` removes each as it ends)
-    finally:
-        stop(False)
-        for receive in receivers:
-            receive.close()
-        tickets.close()
-
-
-@contextlib.contextmanager
-def _spawned(task: tuple, total: int, workers: int, split: int = 0) -> Iterator[_Pool]:
-    """Workers started by multiprocessing's spawn (fresh interpreters), for a process with
-    threads, where a fork could copy a lock another thread holds."""
-    import multiprocessing
-
-    ctx = multiprocessing.get_context("spawn")
-    counter = _Counter(ctx.Value("q", 0), total)
-    procs: list[tuple[Any, Any]] = []
-
-    def stop(finished: bool) -> None:
-        for worker, _ in procs:
-            if worker.is_alive() and not finished:
-                worker.terminate()
-            worker.join()
-
-    try:
-        for _ in range(workers):
-            try:
-                receive, send = ctx.Pipe(duplex=False)
-            except OSError:  # no file descriptor to spare: fewer workers, or none
-                break
-            worker = ctx.Process(target=_pool_worker, args=(task, counter, send), daemon=True)
-            try:
-                worker.start()
-            except OSError:  # no process to spare: fewer workers, or none
-                receive.close()
-                send.close()
-                break
-            send.close()
-            procs.append((worker, receive))
-        yield counter, [receive for _, receive in procs], stop
-    finally:
-        stop(False)
-        for _, receive in procs:
-            receive.close()
-
-
-class _Counter:
-    """The chunk numbers from a shared integer under its lock (a spawned worker gets it
-    pickled; ``_Tickets``' pipe is not passed to a fresh interpreter)."""
-
-    def __init__(self, value: Any, total: int) -> None:
-        self.value, self.total = value, total
-
-    def __call__(self) -> int | None:
-        with self.value.get_lock():
-            k = self.value.value
-            if k >= self.total:
-                return None
-            self.value.value = k + 1
-            return k
-
-
-def _pool_worker(task: tuple[Path, list[list[str]], set[str], Reader | None, bool], next_chunk: Callable[[], int | None], send: Any) -> None:
-    """A pool worker: take chunks until none is left, send each back as it is read."""
-    root, chunks, sidecar, reader, for_cache = task
-    dump = cache_mod.dumps if reader is None else functools.partial(pickle.dumps, protocol=pickle.HIGHEST_PROTOCOL)
-    try:
-        while (k := next_chunk()) is not None:
-            batch = _read_chunk(root, [(rel, rel in sidecar) for rel in chunks[k]], reader, for_cache)
-            send.send_bytes(dump((k, batch)))
-    except (BrokenPipeError, KeyboardInterrupt):  # the main process has stopped listening
-        pass
-    finally:
-        send.close()

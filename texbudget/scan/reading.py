@@ -116,19 +116,24 @@ def _read_one(args: tuple[Path, str]) -> tuple[str, ReadResult, object]:
 def _read_chunk(root: Path, items: list[tuple[str, bool]], reader: Reader | None, for_cache: bool) -> list[tuple[str, object, _Deps]]:
     """A pool worker's chunk: (rel, (ReadResult, engine), glTF dependencies) for each file,
     the value as its cache blob when ``for_cache`` (the cache stores the blob as is), the
-    dependencies False where they were not looked for."""
+    dependencies False where they were not looked for. An exception (a bug: the readers turn
+    a bad file into findings) names the file."""
     out: list[tuple[str, object, _Deps]] = []
     for rel, sidecar in items:
-        if reader is None:
-            value = _read_file(root, rel, sidecar)
-        else:
-            _, result, engine = reader((root, rel))
-            value = (result, engine)
-        if for_cache:
-            deps: _Deps = _dependencies(root, rel, value) if has_dependencies(rel) else False
-            out.append((rel, cache_mod.dumps(value), deps))
-        else:
-            out.append((rel, value, False))
+        try:
+            if reader is None:
+                value = _read_file(root, rel, sidecar)
+            else:
+                _, result, engine = reader((root, rel))
+                value = (result, engine)
+            if for_cache:
+                deps: _Deps = _dependencies(root, rel, value) if has_dependencies(rel) else False
+                out.append((rel, cache_mod.dumps(value), deps))
+            else:
+                out.append((rel, value, False))
+        except Exception as exc:
+            exc.add_note(f"texbudget was reading {rel}")
+            raise
     return out
 
 
