@@ -79,3 +79,26 @@ def test_the_benchmark_writes_every_metric(tmp_path):
         assert json.loads((tree / ".tree.json").read_text())["shape"] == shape
         changed = tree / "characters" / "set_0000" / "char_000000.png"
         assert changed.stat().st_mtime_ns == 1_704_067_200 * 10**9
+
+
+def test_each_library_pool_of_the_comparison_gives_the_same_report(tmp_path):
+    """benchmarks/pool_libraries.py: each variant scans a small tree in a pool (``--slow``
+    without the pause) and writes the report the pool of texbudget writes."""
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import make_tree
+        import pool_libraries
+    finally:
+        sys.path.remove(str(REPO / "benchmarks"))
+    tree = tmp_path / "tree"
+    make_tree.make_tree(tree, 60)
+    env = dict(os.environ, POOL_SLEEP="0", PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    reports = {}
+    for variant in pool_libraries.VARIANTS:
+        argv = [sys.executable, str(REPO / "benchmarks" / "pool_libraries.py"), "--child", variant, "--slow", "--",
+                "scan", "--no-cache", "--format", "json", "--jobs", "2", str(tree)]
+        done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
+        assert done.returncode == 0, done.stderr
+        reports[variant] = done.stdout
+    assert json.loads(reports["texbudget"])["textures"]
+    assert all(report == reports["texbudget"] for report in reports.values())
