@@ -675,7 +675,7 @@ def assess(inputs: BudgetInputs, scenario: Scenario, settings: BudgetSettings,
             if v.name in per_card:
                 fixes += per_card[v.name]
                 saved = sum(f.saves_bytes for f in per_card[v.name])
-                verdicts[i] = replace(v, free_after_fixes_bytes=v.free_bytes + saved)
+                verdicts[i] = evolve(v, free_after_fixes_bytes=v.free_bytes + saved)
 
     return ScenarioResult(
         resolution=scenario.resolution, render_scale=scenario.render_scale,
@@ -1624,7 +1624,7 @@ def apply_fixes(inputs: BudgetInputs, scenario: Scenario, settings: BudgetSettin
         elif fix.kind == "upscaler":
             scale = upscaler_scale(fix.value)
             rw, rh = render_size(scenario.width, scenario.height, scale)
-            scenario = replace(scenario, upscaler=fix.value, render_scale=scale, render_width=rw, render_height=rh)
+            scenario = evolve(scenario, upscaler=fix.value, render_scale=scale, render_width=rw, render_height=rh)
             settings = replace(settings, upscaler=fix.value)
         elif fix.kind == "pool":
             settings = replace(settings, streaming_pool_bytes=int(fix.value))

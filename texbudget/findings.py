@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from texbudget.model import Finding, Severity, builder
+from texbudget.model import Finding, Severity
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
@@ -138,14 +138,10 @@ _TABLE: tuple[Code, ...] = (
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _TABLE}
-#: ``Finding(...)`` at a fraction of the cost (``model.builder``): a scan can make one per file.
-_new_finding = builder(Finding)
-
-
 def make(path: str, code: str, message: str, hint: str | None = None) -> Finding:
     """A Finding with the table's severity and (unless given) its hint."""
     entry = CODES[code]
-    return _new_finding(path, code, entry.severity, message, entry.hint if hint is None else hint)
+    return Finding(path=path, code=code, severity=entry.severity, message=message, hint=entry.hint if hint is None else hint)
 
 
 def table() -> tuple[Code, ...]:

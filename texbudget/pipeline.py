@@ -21,11 +21,12 @@ from texbudget.errors import ConfigError, TexbudgetError, UsageError
 from texbudget.model import (
     Finding,
     MeshFacts,
+    Record,
     ScenarioResult,
     TextureCost,
     TextureFacts,
     TexturePlan,
-    builder,
+    evolve,
     file_of,
     is_part,
 )
@@ -51,16 +52,14 @@ class Settings:
     config_label: str = "defaults"
 
 
-@dataclass(frozen=True, slots=True)
-class TextureRow:
+class TextureRow(Record, frozen=True):
     facts: TextureFacts
     plan: TexturePlan
     cost: TextureCost
     used_by: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class MeshRow:
+class MeshRow(Record, frozen=True):
     facts: MeshFacts
     cost: MeshCost
     blas: bvh.BlasEstimate | None = None
@@ -180,7 +179,7 @@ def _plan_textures(scan: Scan, prepared: _Prepared, settings: Settings, quality:
     if not skip:
         return costs
     return tuple(
-        policy.price(replace(c.plan, ignored=True, decided_by=f"{skip[c.plan.path]}; {c.plan.decided_by}"), model)
+        policy.price(evolve(c.plan, ignored=True, decided_by=f"{skip[c.plan.path]}; {c.plan.decided_by}"), model)
         if c.plan.path in skip and not c.plan.ignored else c
         for c in costs
     )
@@ -296,14 +295,13 @@ def _evaluate(scan: Scan, settings: Settings) -> Report:
     }
     results = tuple(budget_mod.assess(inputs[s.quality], s, settings.budget, cards) for s in scenarios)
     users = prepared.users
-    texture_row, mesh_row = builder(TextureRow), builder(MeshRow)  # a row per asset: built cheaply
     tex_rows = tuple(
-        texture_row(facts, cost.plan, cost, users.get(facts.path, ()))
+        TextureRow(facts=facts, plan=cost.plan, cost=cost, used_by=users.get(facts.path, ()))
         for facts, cost in zip(scan.textures, planned[qualities[0]], strict=True)
     )
     first_accel = acceleration.get(vendors[0]) if vendors else None
     blas_by_path = dict(first_accel.per_mesh) if first_accel else {}
-    mesh_rows = tuple(mesh_row(m, c, blas_by_path.get(c.path)) for m, c in zip(scan.meshes, mesh_costs, strict=True))
+    mesh_rows = tuple(MeshRow(facts=m, cost=c, blas=blas_by_path.get(c.path)) for m, c in zip(scan.meshes, mesh_costs, strict=True))
     return Report(
         root=scan.root, settings=settings, textures=tex_rows, meshes=mesh_rows,
         findings=scan.findings + unused_textures(users, tex_rows) + unmatched_rules(scan, settings), scenarios=results,

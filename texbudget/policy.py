@@ -28,12 +28,14 @@ import re
 import sys
 import tomllib
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
 from operator import attrgetter
 from pathlib import Path
 from types import MappingProxyType
+
+from msgspec.structs import fields, replace
 
 from texbudget import formats
 from texbudget.discover import glob_class
@@ -42,10 +44,10 @@ from texbudget.model import (
     COMPOSED_CONTAINER,
     Finding,
     PixelFormat,
+    Record,
     TextureCost,
     TextureFacts,
     TexturePlan,
-    builder,
     file_of,
     is_part,
 )
@@ -377,8 +379,7 @@ def parse_rules(raw: Sequence[Mapping[str, object]], source: str) -> tuple[Rule,
     return tuple(rules)
 
 
-@dataclass(frozen=True, slots=True)
-class UnityPlatform:
+class UnityPlatform(Record, frozen=True):
     """One ``platformSettings`` entry of a Unity TextureImporter."""
 
     build_target: str
@@ -388,8 +389,7 @@ class UnityPlatform:
     overridden: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class EngineImport:
+class EngineImport(Record, frozen=True):
     """What a Godot 4 ``.import`` or Unity ``.meta`` beside a texture says. ``None`` = the key
     is absent (the engine's default applies). ``findings`` are settings texbudget did not
     understand (the profile decided those); ``settings`` are the raw pairs read, for
@@ -665,9 +665,6 @@ def decide(
 #: The facts a decision reads, all but the texture's path and file size (``_facts_key``).
 _DECISION_FACTS = tuple(f.name for f in fields(TextureFacts) if f.name not in ("path", "disk_bytes"))
 _facts_key = attrgetter(*_DECISION_FACTS)
-#: A plan's fields after its path, to copy a plan for another path (``decide_all``).
-_plan_rest = attrgetter(*(f.name for f in fields(TexturePlan) if f.name != "path"))
-assert fields(TexturePlan)[0].name == "path"
 
 
 def decide_all(
@@ -685,8 +682,7 @@ def decide_all(
     but their path and file size are decided alike: the plan is made and priced once and
     copied with each one's path (a scene has thousands of textures and a few hundred kinds;
     a settings switch in the TUI decides them all again)."""
-    make_plan, make_cost = builder(TexturePlan), builder(TextureCost)
-    memo: dict[tuple, tuple[tuple, TextureCost]] = {}
+    memo: dict[tuple, TextureCost] = {}
     out: list[TextureCost] = []
     platform = settings.platform
     for facts, own_role in zip(textures, own_roles, strict=True):
@@ -699,14 +695,12 @@ def decide_all(
             out.append(price(decide(facts, settings, rules, engine, on, own_role, applied=applied, alpha_unused=unused), model))
             continue
         key = (_facts_key(facts), on if type(on) is tuple else tuple(on), own_role, unused)
-        hit = memo.get(key)
-        if hit is None:
-            cost = price(decide(facts, settings, (), None, on, own_role, alpha_unused=unused), model)
-            memo[key] = (_plan_rest(cost.plan), cost)
+        cost = memo.get(key)
+        if cost is None:
+            cost = memo[key] = price(decide(facts, settings, (), None, on, own_role, alpha_unused=unused), model)
             out.append(cost)
             continue
-        rest, cost = hit
-        out.append(make_cost(make_plan(path, *rest), cost.mips, cost.gpu_bytes, cost.allocated_bytes))
+        out.append(replace(cost, plan=replace(cost.plan, path=path)))
     return tuple(out)
 
 

@@ -23,8 +23,8 @@ How a file is read, cheaply:
   and ``jobs`` > 1; below that a pool's start-up costs more than it saves (measured on a
   2-core machine, see ``benchmarks/README.md``). The main process reads too; workers are
   forked (spawned by multiprocessing in a process with threads, the TUI) and send each chunk
-  back pickled as the cache stores values (with each file's cache blob when the cache is on,
-  which is stored as is).
+  back as one msgpack message holding each file's value as the cache stores it (its blob,
+  which the cache stores as is when it is on).
 - A glTF's image URIs that name files discovery listed are not walked again
   (``readers.KNOWN_FILES``).
 """
@@ -36,7 +36,6 @@ import functools
 import gc
 import io
 import os
-import pickle
 import select
 import signal
 import threading
@@ -188,23 +187,26 @@ def _read_one(args: tuple[Path, str]) -> tuple[str, ReadResult, object]:
     return rel, result, engine
 
 
-def _read_chunk(root: Path, items: list[tuple[str, bool]], reader: Reader | None, for_cache: bool) -> list[tuple[str, object, _Deps]]:
-    """A pool worker's chunk: (rel, (ReadResult, engine), glTF dependencies) for each file,
-    the value as its cache blob when ``for_cache`` (the cache stores the blob as is), the
-    dependencies False where they were not looked for."""
-    out: list[tuple[str, object, _Deps]] = []
+def _read_chunk(root: Path, items: list[tuple[str, bool]], reader: Reader | None, for_cache: bool) -> tuple[list[bytes], list[_Deps]]:
+    """A pool worker's chunk: each file's (ReadResult, engine) as its cache blob (the cache
+    stores it as is), and when ``for_cache`` its glTF dependencies (False where they were not
+    looked for), in the chunk's order."""
+    blobs: list[bytes] = []
+    deps: list[_Deps] = []
     for rel, sidecar in items:
         if reader is None:
             value = _read_file(root, rel, sidecar)
         else:
             _, result, engine = reader((root, rel))
             value = (result, engine)
-        if for_cache:
-            deps: _Deps = _dependencies(root, rel, value) if has_dependencies(rel) else False
-            out.append((rel, cache_mod.dumps(value), deps))
-        else:
-            out.append((rel, value, False))
-    return out
+        blobs.append(cache_mod.dumps(value))
+        deps.append(_dependencies(root, rel, value) if for_cache and has_dependencies(rel) else False)
+    return blobs, deps
+
+
+#: A pool worker's message: the chunk's number, each file's value as its cache blob, and each
+#: file's glTF dependencies (``_Deps``); its paths are the chunk's, in order.
+_MESSAGES = cache_mod.Codec(tuple[int, list[bytes], list[list[str] | bool | None]])
 
 
 # --- what the file system says --------------------------------------------------------------
@@ -527,8 +529,8 @@ class _Job:
         source (``_Tickets``, where this process reads the scenes first and the workers the
         rest; ``_Counter`` when spawned), so no core waits while another has work and the
         last wait is for one chunk at most. A worker sends each chunk back as
-        one message through its own pipe, pickled as the cache stores values (one pickle per
-        chunk: half the cost of one per file on both sides), and this process takes them in
+        one message through its own pipe (``_MESSAGES``: each file's value as the cache
+        stores it, loaded as the cache loads its values), and this process takes them in
         between its own chunks. No executor: its threads competed with this process's
         reading for the interpreter lock, and the chunks it had queued for a worker could
         not be taken back. A chunk a worker took but never sent (the worker died), or that
@@ -536,11 +538,9 @@ class _Job:
         from texbudget import readers
 
         default = self.reader is _read_one
-        # A worker sends each chunk as one message; for our own reader it is loaded as the
-        # cache loads its values (texbudget's types only, sharing equal values across files);
-        # a custom reader's results (never stored) may hold any type.
+        # Each file's value is loaded as the cache loads its values, sharing equal values
+        # across files (a custom reader's too: its engine is an EngineImport, a Finding or None).
         decoder = cache_mod.Decoder(rels)
-        load = decoder.loads if default else pickle.loads
         keep = self.cache is not None  # the values come as blobs, for the cache to store as is
         if default:  # imported once here, before the fork, rather than in every worker
             readers.preload({rel[rel.rfind("."):] for rel in rels})  # (what is no suffix loads nothing)
@@ -568,15 +568,14 @@ class _Job:
             def take(receive: Any) -> bool:
                 """One message from a worker into ``out``; False at its end."""
                 try:
-                    message: Any = load(receive.recv_bytes())
+                    number, blobs, deps = _MESSAGES.loads(receive.recv_bytes())
                 except (EOFError, OSError):
                     live.remove(receive)
                     return False
-                number, batch = message
-                for rel, value, deps in batch:
-                    out[rel] = (decoder.loads(value), value, deps) if keep else (value, None, deps)
+                for rel, blob, names in zip(chunks[number], blobs, deps, strict=True):
+                    out[rel] = (decoder.loads(blob), blob if keep else None, names)  # type: ignore[assignment]
                 done[number] = True
-                self.step(len(batch))
+                self.step(len(blobs))
                 return True
 
             while (k := next_chunk()) is not None:
@@ -855,11 +854,10 @@ class _Counter:
 def _pool_worker(task: tuple[Path, list[list[str]], set[str], Reader | None, bool], next_chunk: Callable[[], int | None], send: Any) -> None:
     """A pool worker: take chunks until none is left, send each back as it is read."""
     root, chunks, sidecar, reader, for_cache = task
-    dump = cache_mod.dumps if reader is None else functools.partial(pickle.dumps, protocol=pickle.HIGHEST_PROTOCOL)
     try:
         while (k := next_chunk()) is not None:
-            batch = _read_chunk(root, [(rel, rel in sidecar) for rel in chunks[k]], reader, for_cache)
-            send.send_bytes(dump((k, batch)))
+            blobs, deps = _read_chunk(root, [(rel, rel in sidecar) for rel in chunks[k]], reader, for_cache)
+            send.send_bytes(_MESSAGES.dumps((k, blobs, deps)))
     except (BrokenPipeError, KeyboardInterrupt):  # the main process has stopped listening
         pass
     finally:

@@ -5,8 +5,6 @@ priced again through apply_alternative + policy.price gives its own bytes)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,7 +17,7 @@ from texbudget.alternatives import (
     candidate_formats,
     max_sizes,
 )
-from texbudget.model import TextureFacts
+from texbudget.model import TextureFacts, evolve
 from texbudget.policy import PolicySettings, decide, price
 
 KIB = 1024
@@ -263,4 +261,4 @@ def test_properties(w, h, alpha, role, platform, quality, stored, stored_levels,
         assert (cost.gpu_bytes, cost.allocated_bytes) == (a.gpu_bytes, a.allocated_bytes)
         assert a.saves_bytes == now.allocated_bytes - a.allocated_bytes
         assert a.current or a.max_size is None or (max(a.width, a.height) <= a.max_size and a.max_size >= 256)
-    assert replace(plan) == plan  # the plan itself is untouched
+    assert evolve(plan) == plan  # the plan itself is untouched

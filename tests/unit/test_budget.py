@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 from texbudget import budget as B
-from texbudget.model import Budget, TexturePlan
+from texbudget.model import Budget, TexturePlan, evolve
 from texbudget.sizing.targets import price_targets
 
 GIB, MIB, KIB = 1 << 30, 1 << 20, 1 << 10
@@ -526,8 +526,8 @@ def test_budget_findings():
 
 def test_a_texture_in_an_unknown_format_counts_but_gets_no_fix():
     odd = B.price_plan(plan("x/odd.dds", "BC7_SRGB", 4096, 4096, "albedo"))
-    odd = replace(odd, plan=replace(odd.plan, gpu_format="NOT_A_FORMAT"))
-    twin = replace(odd, plan=replace(odd.plan, path="x/odd2.dds"))
+    odd = evolve(odd, plan=evolve(odd.plan, gpu_format="NOT_A_FORMAT"))
+    twin = evolve(odd, plan=evolve(odd.plan, path="x/odd2.dds"))
     s = settings(streaming=True, fixes=True, upscaler="performance")
     r = one(B.BudgetInputs(textures=(odd, twin)), s, cards=[card(1)])
     assert r.bytes["textures"] == min(2 * odd.allocated_bytes, s.pool_bytes)
@@ -539,8 +539,8 @@ def test_a_texture_in_an_unknown_format_counts_but_gets_no_fix():
     plan("a.dds", "BC7_SRGB", 8192, 8192, tier=1),
     plan("b.png", "R8G8B8A8_UNORM", 300, 200, "ui", levels=1),
     plan("c.dds", "BC1_RGB_UNORM", 256, 256),
-    replace(plan("d.ktx2", "BC6H_UFLOAT", 512, 512, "hdr"), faces=6),
-    replace(plan("e.ktx2", "BC4_UNORM", 1024, 1024, "single"), layers=4, tier_drop=2),
+    evolve(plan("d.ktx2", "BC6H_UFLOAT", 512, 512, "hdr"), faces=6),
+    evolve(plan("e.ktx2", "BC4_UNORM", 1024, 1024, "single"), layers=4, tier_drop=2),
 ])
 def test_fixes_reprice_like_the_policy(p):
     """The fixes re-price changed plans; they must agree with what the pipeline priced."""

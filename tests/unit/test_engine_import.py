@@ -10,13 +10,12 @@ Godot 4 ``icon.png.import`` (``[remap]`` with a multi-line ``metadata``, ``[deps
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from texbudget import findings, policy
-from texbudget.model import Finding, TextureFacts
+from texbudget.model import Finding, TextureFacts, evolve
 from texbudget.policy import EngineImport, PolicySettings, decide, price, read_engine_import
 from texbudget.readers import godot, unity
 
@@ -795,4 +794,4 @@ def test_engine_findings_use_table_codes() -> None:
     e = gd(compress__mode="9")
     (f,) = e.findings
     assert f == findings.make("tex/rock.png.import", "TB012", f.message)
-    assert replace(e, findings=()).findings == ()
+    assert evolve(e, findings=()).findings == ()

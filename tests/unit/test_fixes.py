@@ -14,7 +14,7 @@ from dataclasses import replace
 import pytest
 
 from texbudget import budget as B
-from texbudget.model import TexturePlan
+from texbudget.model import TexturePlan, evolve
 from texbudget.sizing.targets import price_targets
 
 MIB, KIB = 1 << 20, 1 << 10
@@ -357,7 +357,7 @@ def random_scene(seed: int) -> B.BudgetInputs:
         w = 1 << rng.randint(6, 13)
         h = w if rng.random() < 0.8 else max(1, w >> rng.randint(1, 2))
         p = plan(f"f{rng.randint(0, 5)}/t{i}.dds", fmt, w, h, role, levels=1 if rng.random() < 0.15 else None)
-        p = replace(p, tier_drop=min(rng.choice([0, 0, 1, 2]), p.levels - 1), streamed=rng.random() < 0.8,
+        p = evolve(p, tier_drop=min(rng.choice([0, 0, 1, 2]), p.levels - 1), streamed=rng.random() < 0.8,
                     layers=rng.choice([1, 1, 1, 4]))
         textures.append(B.price_plan(p))
         if rng.random() < 0.5:

@@ -12,7 +12,7 @@ import pytest
 
 from texbudget import policy
 from texbudget.errors import ConfigError, UsageError
-from texbudget.model import TextureFacts
+from texbudget.model import TextureFacts, evolve
 from texbudget.policy import EngineImport, PolicySettings, decide, parse_rules, price
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "policy.md"
@@ -548,7 +548,7 @@ def test_basis_linear_data_and_rule_target() -> None:
     f = facts("t/n.ktx2", 40, 40, container="ktx2", transcodable="UASTC", stored_levels=6, color_space="linear")
     assert decide(f, PolicySettings()).gpu_format == "BC7_UNORM"
     rules = parse_rules([{"match": "*.ktx2", "format": "BC1"}], "t.toml")
-    plan = decide(replace(f, color_space="srgb"), PolicySettings(), rules)
+    plan = decide(evolve(f, color_space="srgb"), PolicySettings(), rules)
     assert plan.gpu_format == "BC1_RGB_SRGB"
     assert price(plan).gpu_bytes == 1120
     assert plan.decided_by == "rule 1 in t.toml: format BC1_RGB_SRGB (transcode target for UASTC)"

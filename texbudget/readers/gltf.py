@@ -61,10 +61,12 @@ import re
 import stat
 import struct
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import unquote
+
+from msgspec.structs import replace
 
 from texbudget import findings
 from texbudget.model import (
@@ -75,7 +77,6 @@ from texbudget.model import (
     ReadResult,
     SceneFacts,
     TextureFacts,
-    builder,
     file_of,
 )
 from texbudget.readers import KNOWN_FILES, Source, read_bytes
@@ -157,11 +158,11 @@ _LAYOUTS: dict[str, dict[int, tuple[str, int, int, int]]] = {
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
 _DRIVE = re.compile(r"^[A-Za-z]:[/\\]")
 _TRIANGLE_MODES = (4, 5, 6)
-_make_attribute = builder(AttributeFacts)
-_make_primitive = builder(PrimitiveFacts)
-_make_mesh = builder(MeshFacts)
-_make_scene = builder(SceneFacts)
-_make_result = builder(ReadResult)
+_make_attribute = AttributeFacts  # (the records' own constructors, since model.builder is gone)
+_make_primitive = PrimitiveFacts
+_make_mesh = MeshFacts
+_make_scene = SceneFacts
+_make_result = ReadResult
 
 #: Equal attributes, and the equal tuples of attributes and of accessor ids that primitives
 #: hold, are kept once in a process, as the cache's decoder keeps them (``cache._SHARED_WHOLE``,
