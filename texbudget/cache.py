@@ -50,7 +50,7 @@ import msgspec
 from msgspec.structs import force_setattr
 
 from texbudget import __version__, findings
-from texbudget.model import AttributeFacts, Finding, ReadResult
+from texbudget.model import AttributeFacts, Finding, ReadResult, TextureFacts
 
 #: Bump when the table layout or the meaning of a stored value changes.
 SCHEMA = 7  # 2: SceneFacts.fallbacks; 3: SceneFacts.refs and role (levels); 4: alpha_modes, cube_faces;
@@ -232,23 +232,53 @@ def loads(blob: bytes) -> tuple[ReadResult, object]:
     return result, engine if engine is not None else refused
 
 
-#: Fields whose values (strings, ints, tuples) equal values in other files often enough to be
-#: worth sharing: a decoded value holds the object already met instead of its own copy.
-_TEXTURE_SHARED = ("path", "container", "width", "height", "stored_format", "color_space",
-                   "supercompression", "transcodable", "level_bytes")
+def _share_texture(texture: TextureFacts, share: Callable[[Any, Any], Any]) -> None:
+    """Point a texture's strings, sizes and chain of level sizes (the fields whose values
+    recur across files) at the equal objects ``share`` kept. Written out field by field: a
+    loop over the names took half as long again (measured, ``benchmarks/README.md``)."""
+    value = texture.path
+    if (kept := share(value, value)) is not value:
+        force_setattr(texture, "path", kept)
+    value = texture.container
+    if (kept := share(value, value)) is not value:
+        force_setattr(texture, "container", kept)
+    value = texture.width
+    if (kept := share(value, value)) is not value:
+        force_setattr(texture, "width", kept)
+    value = texture.height
+    if (kept := share(value, value)) is not value:
+        force_setattr(texture, "height", kept)
+    value = texture.stored_format
+    if (kept := share(value, value)) is not value:
+        force_setattr(texture, "stored_format", kept)
+    value = texture.color_space
+    if (kept := share(value, value)) is not value:
+        force_setattr(texture, "color_space", kept)
+    value = texture.level_bytes
+    if (kept := share(value, value)) is not value:
+        force_setattr(texture, "level_bytes", kept)
+    if texture.supercompression is not None:  # the two are None but for Basis and supercompressed KTX2
+        value = texture.supercompression
+        if (kept := share(value, value)) is not value:
+            force_setattr(texture, "supercompression", kept)
+    if texture.transcodable is not None:
+        value = texture.transcodable
+        if (kept := share(value, value)) is not value:
+            force_setattr(texture, "transcodable", kept)
 
 
 class Decoder:
     """Loads cache values (``loads``), sharing what they have in common.
 
-    Equal strings, sizes and tuples of a texture's fields in ``_TEXTURE_SHARED``, a mesh's
-    ``source``, a primitive's attributes, accessor ids and compression, a scene's path, and
-    equal ``AttributeFacts``, are kept once for all the values one decoder loads (a 100k-file
-    scan holds a few hundred distinct container names, formats, chains and dimensions, not a
-    million copies): a decoded record's field is pointed at the object already met, with
-    ``msgspec.structs.force_setattr``, before anyone else sees the record. ``paths`` seeds
-    the table, so a texture's path is the very string discovery listed. One decoder serves
-    one lookup or one scan: its table lives as long as it does."""
+    A texture's strings, sizes and chain of level sizes (``_share_texture``), a mesh's
+    ``source``, a primitive's attributes (equal ``AttributeFacts`` kept once), accessor ids
+    and compression, the texture paths and slots a scene uses and the targets, kinds and
+    slots of its references are kept once for all values; mesh and material paths once
+    within a value (msgpack, unlike the readers and pickle, writes a string as often as it
+    occurs). The records just decoded, seen by no one yet, are pointed at the kept objects
+    with ``msgspec.structs.force_setattr``. ``paths`` seeds the table of kept strings, so a
+    file's path is the very string discovery listed. One decoder serves one lookup or one
+    scan: its tables live as long as it does."""
 
     def __init__(self, paths: Iterable[str] = ()) -> None:
         self.shared: dict[object, object] = {p: p for p in paths}
@@ -264,23 +294,39 @@ class Decoder:
         this decoder met before."""
         share = self.shared.setdefault
         for texture in result.textures:
-            for name in _TEXTURE_SHARED:
-                mine = getattr(texture, name)
-                kept = share(mine, mine)
-                if kept is not mine:
-                    force_setattr(texture, name, kept)
+            _share_texture(texture, share)
+        if not (result.meshes or result.scenes):
+            return
+        # A file's mesh and material paths recur within its value (a scene's instances and
+        # texture uses name them again), not in other files': kept for this value only.
+        local: dict[str, str] = {}
+        own = local.setdefault
         for mesh in result.meshes:
+            own(mesh.path, mesh.path)
             force_setattr(mesh, "source", share(mesh.source, mesh.source))
             for primitive in mesh.primitives:
                 attributes = self.shared.get(primitive.attributes)
-                if attributes is None:
+                if attributes is None:  # kept with its AttributeFacts kept, not the decoded ones
                     wholes = self._attributes.setdefault
-                    attributes = share(primitive.attributes, tuple(wholes(a, a) for a in primitive.attributes))
+                    attributes = tuple(wholes(a, a) for a in primitive.attributes)
+                    share(attributes, attributes)
                 force_setattr(primitive, "attributes", attributes)
                 force_setattr(primitive, "accessor_ids", share(primitive.accessor_ids, primitive.accessor_ids))
                 force_setattr(primitive, "compression", share(primitive.compression, primitive.compression))
+                if primitive.material is not None:
+                    force_setattr(primitive, "material", own(primitive.material, primitive.material))
         for scene in result.scenes:
-            force_setattr(scene, "path", share(scene.path, scene.path))
+            force_setattr(scene, "path", own(scene.path, share(scene.path, scene.path)))
+            if scene.instances:
+                force_setattr(scene, "instances", tuple((own(m, m), n) for m, n in scene.instances))
+            if scene.texture_usage:
+                force_setattr(scene, "texture_usage", tuple((share(t, t), own(u, u), share(slot, slot))
+                                                            for t, u, slot in scene.texture_usage))
+            for ref in scene.refs:
+                force_setattr(ref, "holder", own(ref.holder, ref.holder))
+                force_setattr(ref, "target", share(ref.target, ref.target))
+                force_setattr(ref, "kind", share(ref.kind, ref.kind))
+                force_setattr(ref, "slot", share(ref.slot, ref.slot))
 
 
 #: A damaged or hostile blob makes the decoder raise (DecodeError, ValidationError, ValueError

@@ -576,15 +576,28 @@ def test_one_decoder_keeps_one_copy_of_equal_values():
 
 
 def test_one_decoder_keeps_one_copy_of_equal_mesh_parts():
+    """Across values: attributes, accessor ids, compression, source, texture paths and slots;
+    within a value: the mesh and material paths its scene names again."""
     attr = AttributeFacts("POSITION", "FLOAT", 3, 100, 1200)
-    prim = PrimitiveFacts(mode=4, vertex_count=100, triangles=50, attributes=(attr,), accessor_ids=(0, 1), compression="draco")
-    blobs = [cache_mod.dumps((ReadResult(meshes=(MeshFacts(f"{n}.glb#mesh/0", "Rock", (prim,), 100, 0, 50, 1200, 0),),
-                                         scenes=(SceneFacts(f"{n}.glb"),)), None)) for n in ("a", "b")]
-    decoder = cache_mod.Decoder(["a.glb"])
+
+    def result(n: str) -> ReadResult:
+        material = f"{n}.glb#material/0"
+        prim = PrimitiveFacts(mode=4, vertex_count=100, triangles=50, attributes=(attr,), accessor_ids=(0, 1),
+                              compression="draco", material=material)
+        scene = SceneFacts(f"{n}.glb", instances=((f"{n}.glb#mesh/0", 2),),
+                           texture_usage=(("t.png", material, "baseColorTexture"), ("t.png", material, "normalTexture")))
+        return ReadResult(meshes=(MeshFacts(f"{n}.glb#mesh/0", "Rock", (prim,), 100, 0, 50, 1200, 0),), scenes=(scene,))
+
+    blobs = [cache_mod.dumps((result(n), None)) for n in ("a", "b")]
+    decoder = cache_mod.Decoder(["a.glb", "t.png"])
     first, second = (decoder.loads(blob)[0] for blob in blobs)
+    assert (first, second) == (result("a"), result("b"))
     one, two = first.meshes[0].primitives[0], second.meshes[0].primitives[0]
-    assert one == two == prim
     assert one.attributes is two.attributes and one.attributes[0] is two.attributes[0]
     assert one.accessor_ids is two.accessor_ids and one.compression is two.compression
     assert first.meshes[0].source is second.meshes[0].source
     assert first.scenes[0].path is next(p for p in decoder.shared if p == "a.glb")
+    (texture, material, slot), (texture_2, material_2, _) = first.scenes[0].texture_usage
+    assert texture is texture_2 is next(p for p in decoder.shared if p == "t.png")
+    assert material is material_2 is one.material and slot is second.scenes[0].texture_usage[0][2]
+    assert first.scenes[0].instances[0][0] is first.meshes[0].path
