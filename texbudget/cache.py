@@ -236,7 +236,8 @@ def _share_texture(texture: TextureFacts, share: Callable[[Any, Any], Any]) -> N
     """Point a texture's strings, sizes and chain of level sizes (the fields whose values
     recur across files) at the equal objects ``share`` kept. Written out field by field: a
     loop over the names took half as long again (measured, ``benchmarks/README.md``)."""
-    value = texture.path
+    value: object = texture.path
+    kept: object
     if (kept := share(value, value)) is not value:
         force_setattr(texture, "path", kept)
     value = texture.container
@@ -299,7 +300,7 @@ class Decoder:
             return
         # A file's mesh and material paths recur within its value (a scene's instances and
         # texture uses name them again), not in other files': kept for this value only.
-        local: dict[str, str] = {}
+        local: dict[object, object] = {}
         own = local.setdefault
         for mesh in result.meshes:
             own(mesh.path, mesh.path)
