@@ -7,7 +7,6 @@ Everything here works on ``Cache`` directly; ``tests/unit/test_scan.py`` drives 
 
 from __future__ import annotations
 
-import gc
 import os
 import pickle
 import sqlite3
@@ -194,29 +193,6 @@ def test_names_that_are_not_utf8_round_trip():
         assert blob[:1] == cache_mod._ESCAPED
         assert cache_mod.loads(blob) == v and cache_mod.Decoder([name]).loads(blob) == v
     assert cache_mod.dumps(value("props/café.png"))[:1] != cache_mod._ESCAPED  # UTF-8 names are plain
-
-
-def test_records_are_immutable_hashable_and_untracked():
-    """What the code relies on of a record: equal by value, hashable by value (sets, dict
-    keys), unchangeable, ``evolve`` a changed copy; not tracked by the cyclic collector."""
-    from texbudget import formats
-
-    made = MeshFacts("a.glb#mesh/0", "Rock", (), 100, 150, 50, 1200, 300, lod=0)
-    same = MeshFacts(path="a.glb#mesh/0", name="Rock", primitives=(), vertices=100, indices=150, triangles=50,
-                     vertex_bytes=1200, index_bytes=300, lod=0)
-    assert made == same and hash(made) == hash(same) and len({made, same}) == 1
-    with pytest.raises(AttributeError):
-        made.name = "Stone"  # type: ignore[misc]
-    for changes in ({}, {"name": "Stone"}, {"lod": None, "vertices": 7}):
-        new = evolve(made, **changes)
-        assert type(new) is MeshFacts and new == msgspec.structs.replace(made, **changes)
-        assert all(getattr(new, k) == v for k, v in changes.items())
-    assert made.name == "Rock" and made.lod == 0  # the original is untouched
-    with pytest.raises(TypeError):
-        evolve(made, colour="red")
-    assert not gc.is_tracked(made) and not gc.is_tracked(texture())
-    bc7 = formats.get("BC7_SRGB")
-    assert hash(bc7) == hash("BC7_SRGB") and evolve(bc7, signed=True) != bc7  # hashed by name, equal by value
 
 
 # --- opening ----------------------------------------------------------------------------------
