@@ -235,7 +235,7 @@ def loads(blob: bytes) -> tuple[ReadResult, object]:
 def _share_texture(texture: TextureFacts, share: Callable[[Any, Any], Any]) -> None:
     """Point a texture's strings, sizes and chain of level sizes (the fields whose values
     recur across files) at the equal objects ``share`` kept. Written out field by field: a
-    loop over the names took half as long again (measured, ``benchmarks/README.md``)."""
+    loop over the names took about 1.4 times as long (``benchmarks/README.md``)."""
     value: object = texture.path
     kept: object
     if (kept := share(value, value)) is not value:

@@ -10,8 +10,8 @@ is ``msgspec.structs.replace``) gives a copy with some fields changed. Records a
 by the cyclic garbage collector (``gc=False``): none can hold itself, directly or through
 another (they hold strings, numbers, enums, tuples and other records; ``ScenarioResult`` dicts
 of numbers). The read cache stores them with ``msgspec.msgpack`` (``texbudget/cache.py``),
-as arrays of their fields in order (``array_like``): a field is added at the end, with a
-default, or the cache's schema number is bumped.
+as arrays of their fields in order (``array_like``): a change to the fields of a record the
+cache holds bumps ``cache.SCHEMA``.
 """
 
 from __future__ import annotations

@@ -52,6 +52,8 @@ from texbudget.model import Finding, MeshFacts, ReadResult, SceneFacts, TextureF
 from texbudget.readers import KNOWN_FILES, Source, read_source
 
 Progress = Callable[[int, int], None]
+#: (rel, result, engine) of a file; the engine is an ``EngineImport``, a ``Finding`` or None (a pool
+#: worker sends it as the cache stores values).
 Reader = Callable[[tuple[Path, str]], tuple[str, ReadResult, object]]
 
 #: Files up to this size are read whole, once, for the readers' looks (the raw-read baseline
@@ -573,7 +575,7 @@ class _Job:
                     live.remove(receive)
                     return False
                 for rel, blob, names in zip(chunks[number], blobs, deps, strict=True):
-                    out[rel] = (decoder.loads(blob), blob if keep else None, names)  # type: ignore[assignment]
+                    out[rel] = (decoder.loads(blob), blob if keep else None, names)
                 done[number] = True
                 self.step(len(blobs))
                 return True
