@@ -577,3 +577,19 @@ def test_one_decoder_keeps_one_copy_of_equal_mesh_parts():
     assert texture is texture_2 is next(p for p in decoder.shared if p == "t.png")
     assert material is material_2 is one.material and slot is second.scenes[0].texture_usage[0][2]
     assert first.scenes[0].instances[0][0] is first.meshes[0].path
+
+
+def test_a_pool_workers_message_round_trips_with_names_that_are_not_utf8():
+    """A worker sends (chunk number, each file's blob, each file's dependencies) through
+    ``cache.Codec``; a dependency's name may be in another encoding, a blob is bytes."""
+    from texbudget.scan import _MESSAGES
+
+    name = os.fsdecode(b"maps/\xe9t\xe9.bin")
+    blob = cache_mod.dumps(value(os.fsdecode(b"caf\xe9.png")))
+    message = (3, [blob, cache_mod.dumps(value())], [[name, "a.png"], False])
+    sent = _MESSAGES.dumps(message)
+    assert sent[:1] == cache_mod._ESCAPED
+    assert _MESSAGES.loads(sent) == message
+    assert _MESSAGES.loads(_MESSAGES.dumps((0, [], []))) == (0, [], [])
+    with pytest.raises(msgspec.ValidationError):
+        _MESSAGES.loads(msgspec.msgpack.encode([0, ["not bytes"], [None]]))
