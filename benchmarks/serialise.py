@@ -85,12 +85,12 @@ def main(argv: list[str] | None = None) -> int:
     new = _generation(None)
     with new.active():
         values = new.read(tree)
-        from texbudget import cache, model, policy
+        from texbudget import cache, model
 
         formats["msgpack (texbudget.cache.loads)"] = (new.active, values, cache.dumps, cache.loads)
         formats["  the same, one Decoder for all"] = (new.active, values, cache.dumps, "decoder")
         formats["pickle of the records"] = (new.active, values, lambda v: pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL), pickle.loads)
-        encode, decode = _tagged(model, policy)
+        encode, decode = _tagged(model)
         formats["json + rebuild"] = (new.active, values, lambda v: json.dumps(encode(v)).encode(), lambda b: decode(json.loads(b)))
         formats["marshal + rebuild"] = (new.active, values, lambda v: marshal.dumps(encode(v)), lambda b: decode(marshal.loads(b)))
 
@@ -148,7 +148,11 @@ class _Generation:
     def read(self, tree: Path) -> list:
         """Every file's (ReadResult, engine) of ``tree``, read by this generation's code."""
         from texbudget.discover import discover
-        from texbudget.scan import _read_one
+
+        try:  # texbudget.scan is a package of modules since issue 22's split
+            from texbudget.scan.reading import _read_one  # type: ignore[import-not-found]
+        except ImportError:
+            from texbudget.scan import _read_one
 
         return [_read_one((tree, rel))[1:] for rel in discover(tree).files]
 
@@ -172,12 +176,13 @@ def _generation(commit: str | None) -> _Generation:
     return generation
 
 
-def _tagged(model, policy) -> tuple[Callable, Callable]:
+def _tagged(model) -> tuple[Callable, Callable]:
     """Encode and decode records as ``[class number, *fields]`` lists (tuples as ``{"t": [...]}``)."""
-    import msgspec
-
-    classes = [c for m in (model, policy) for c in vars(m).values()
-               if isinstance(c, type) and issubclass(c, msgspec.Struct) and c is not model.Record]
+    classes, todo = [], [model.Record]
+    while todo:  # every record class, wherever it is defined
+        for sub in todo.pop().__subclasses__():
+            classes.append(sub)
+            todo.append(sub)
     tag = {c: i for i, c in enumerate(classes)}
     names = {c: c.__struct_fields__ for c in classes}
 
