@@ -782,3 +782,16 @@ def test_truncated_compressed_binary_is_always_an_error(tmp_path):
         assert (r.meshes, r.scenes) == ((), ()), cut
         (f,) = r.findings
         assert f.code == ("TB040" if cut == 0 else "TB101"), (cut, f.message)
+
+
+def test_compressed_zstd_block_that_does_not_inflate_and_no_zstd_module(tmp_path, monkeypatch):
+    from texbudget.readers import godot_binary
+
+    data = gf.rscc(binary_scene(magic=False), 2, 4096)  # one block: its frame starts at byte 20
+    broken = data[:24] + bytes(b ^ 0xFF for b in data[24:40]) + data[40:]
+    (f,) = read(tmp_path, "x.scn", broken).findings
+    assert f.code == "TB101" and f.message.startswith("broken Godot binary resource: a compressed block does not inflate (Zstandard: ")
+    monkeypatch.setattr(godot_binary, "_zstd", lambda: None)  # Python before 3.14 without backports.zstd
+    (f,) = read(tmp_path, "y.scn", data).findings
+    assert (f.code, f.message) == ("TB102", "a compressed binary resource (RSCC, Zstandard): reading it needs the zstd "
+                                   "module (`pip install backports.zstd`); its content is not read")

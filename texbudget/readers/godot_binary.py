@@ -96,28 +96,21 @@ def _zstd() -> Any:
 
 def _inflate_block(block: bytes | memoryview, mode: int, want: int) -> bytes:
     """One RSCC block inflated to at most ``want + 1`` bytes (a longer one is an error)."""
+    zstd = _zstd() if mode == 2 else None
+    if mode == 2 and zstd is None:
+        raise UnsupportedError("a compressed binary resource (RSCC, Zstandard): reading it needs the "
+                               "zstd module (`pip install backports.zstd`); its content is not read")
+    errors = (zlib.error,) if zstd is None else (zlib.error, zstd.ZstdError)
     try:
-        if mode in (1, 3):  # Deflate: a zlib stream (window bits 15); gzip: 15 + 16
-            inflater = zlib.decompressobj(15 if mode == 1 else 31)
-            out = inflater.decompress(block, want + 1)
-            ended = inflater.eof
-        else:
-            zstd = _zstd()
-            if zstd is None:
-                raise UnsupportedError("a compressed binary resource (RSCC, Zstandard): reading it needs the "
-                                       "zstd module (`pip install backports.zstd`); its content is not read")
+        if zstd is not None:
             inflater = zstd.ZstdDecompressor()
             out = inflater.decompress(block, max_length=want + 1)
-            ended = inflater.eof
-    except (zlib.error, ValueError) as exc:
-        if isinstance(exc, UnsupportedError):
-            raise
+        else:  # Deflate: a zlib stream (window bits 15); gzip: 15 + 16
+            inflater = zlib.decompressobj(15 if mode == 1 else 31)
+            out = inflater.decompress(block, want + 1)
+    except errors as exc:
         raise BinaryError(f"a compressed block does not inflate ({COMPRESSION_MODES[mode]}: {exc})") from None
-    except Exception as exc:  # the zstd module's own error type (compression.zstd.ZstdError)
-        if type(exc).__name__ != "ZstdError":
-            raise
-        raise BinaryError(f"a compressed block does not inflate (Zstandard: {exc})") from None
-    if len(out) != want or not ended:
+    if len(out) != want or not inflater.eof:
         got = f"more than {want:,}" if len(out) > want else f"{len(out):,}"
         raise BinaryError(f"a compressed block inflates to {got} bytes, not the {want:,} its header gives")
     return out
