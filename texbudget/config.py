@@ -51,16 +51,16 @@ def _str(allowed: tuple[str, ...] | None = None) -> Check:
 
 
 def _glob(v: Any, where: str) -> str:
-    """A ``[scan]`` include/exclude pattern that compiles (discover's gitignore-like globs)."""
-    import re
-
-    from texbudget.discover import compile_glob
+    """A ``[scan]`` include/exclude pattern git would match something with (discover.py)."""
+    from texbudget.discover import GlobError, compile_glob
 
     pattern = _str()(v, where)
     try:
-        compile_glob(pattern)
-    except re.error as exc:  # a class's range backwards: "[z-a]"
-        raise _fail(where, v, f"not a glob: {exc.msg} in a [...] class") from None
+        glob = compile_glob(pattern)
+    except GlobError as exc:  # "[z-a]", "[ab", "[[:foo:]]": git would match nothing
+        raise _fail(where, v, f"not a glob: {exc}") from None
+    if glob is None:
+        raise _fail(where, v, "matches nothing (a blank pattern, a # comment, or / or ! alone)")
     return pattern
 
 
