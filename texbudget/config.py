@@ -95,16 +95,16 @@ def _choice(options: Callable[[], Iterable[str]]) -> Check:
     return check
 
 
-def _list(item: Check, needed: str) -> Check:
-    """A string (one item) or a list of them, each checked by ``item``; an empty list is refused
-    (a budget with no cards or no resolutions judges nothing, and passes): ``needed`` says
-    what to give."""
+def _list(item: Check, needed: str, *, empty: bool = False) -> Check:
+    """A string (one item) or a list of them, each checked by ``item``; ``needed`` says what
+    to give. An empty list is refused unless ``empty`` (a budget with no cards or no
+    resolutions judges nothing, and passes)."""
 
     def check(v: Any) -> tuple:
         values = [v] if isinstance(v, str) else v
         if not isinstance(values, list):
             raise Invalid(f"must be a string or a list of strings: {needed}")
-        if not values:
+        if not values and not empty:
             raise Invalid(f"give at least one: {needed}")
         out = []
         for x in values:
@@ -294,8 +294,8 @@ class BudgetSection:
 class ScanSection:
     """``[scan]``: which files are read (discover.py's gitignore globs)."""
 
-    include: tuple[str, ...] = field(default=(), metadata=_key(_list(_scan_glob, "gitignore-style globs")))
-    exclude: tuple[str, ...] = field(default=(), metadata=_key(_list(_scan_glob, "gitignore-style globs")))
+    include: tuple[str, ...] = field(default=(), metadata=_key(_list(_scan_glob, "gitignore-style globs", empty=True)))
+    exclude: tuple[str, ...] = field(default=(), metadata=_key(_list(_scan_glob, "gitignore-style globs", empty=True)))
     follow: str = field(default="tree", metadata=_key(_choice(lambda: FOLLOW)))
 
 

@@ -5,6 +5,7 @@ and what is allowed. The flags that override a key go through the same checker."
 from __future__ import annotations
 
 import re
+import tomllib
 from dataclasses import fields
 from pathlib import Path
 
@@ -82,6 +83,7 @@ GOOD = [
     ("budget", "rt_compaction", "false", False),
     ("scan", "include", '"*.png"', ("*.png",)),
     ("scan", "include", '["tex/", "!tex/wip/"]', ("tex/", "!tex/wip/")),
+    ("scan", "include", "[]", ()),  # everything, as when it is not set
     ("scan", "exclude", '["build/", "**/[Bb]ackup/**"]', ("build/", "**/[Bb]ackup/**")),
     ("scan", "follow", '"GLTF"', "gltf"),
     ("limits", "max_size", "4096", 4096),
@@ -373,6 +375,30 @@ def test_readme_documents_every_key():
         assert f"| `[[{array}]]`" in table
     for name in config.SECTIONS:
         assert all(f.metadata["check"] for f in fields(config.SECTIONS[name]))
+
+
+#: Keys whose README default says what the missing value means rather than a value to write.
+DESCRIBED_DEFAULTS = {("budget", "rt"), ("budget", "streaming_pool"), ("meshes", "layout")}
+
+
+def test_readme_defaults_are_the_code_defaults():
+    """The README's default of each key, read through the key's own checker, is the record's
+    default ("—" for a key that is not set)."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    table = re.search(r"<!-- config-table -->\n(.*?)<!-- /config-table -->", readme, re.S).group(1)
+    rows = re.findall(r"^\| `\[(\w+)\] (\w+)` \| [^|]+ \| ([^|]+) \|", table, re.M)
+    assert {(s, k) for s, k, _ in rows} == every_key()
+    for section, key, cell in rows:
+        default = next(f.default for f in fields(config.SECTIONS[section]) if f.name == key)
+        if (section, key) in DESCRIBED_DEFAULTS:
+            assert default is None, (section, key)
+            continue
+        written = re.match(r"\s*`([^`]+)`", cell)
+        if written is None:
+            assert cell.strip().startswith("—") and default is None, (section, key, cell)
+            continue
+        check = next(f.metadata["check"] for f in fields(config.SECTIONS[section]) if f.name == key)
+        assert check(tomllib.loads(f"v = {written.group(1)}")["v"]) == default, (section, key, cell)
 
 
 def test_a_byte_order_mark_and_windows_line_ends_are_read(tmp_path):
