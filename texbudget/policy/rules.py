@@ -66,6 +66,8 @@ class Rule:
 
 @cache
 def glob_regex(pattern: str) -> re.Pattern[str]:
+    """A ``match`` glob (its leading "/" removed) as a regular expression (docs/policy.md §5);
+    ``re.error`` for a class whose range runs backwards, which the config refuses when read."""
     out: list[str] = []
     i, n = 0, len(pattern)
     while i < n:
