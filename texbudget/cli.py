@@ -279,20 +279,15 @@ def _root_of(named: Sequence):
 
 
 def _settings(args: argparse.Namespace, config):
+    """The settings of a command: the config's, overridden by the flags given (each flag
+    checked as its config key is, ``config.check_flag``)."""
+    from texbudget.config import check_flag
     from texbudget.pipeline import build_settings
 
-    resolutions = None
-    if args.resolution:
-        from texbudget.units import parse_resolution
-
-        try:
-            resolutions = [("{}x{}".format(*parse_resolution(r))) for r in args.resolution]
-        except ValueError as exc:
-            raise UsageError(f"--resolution: {exc}") from None
     return build_settings(
-        config, platform=args.platform, quality=args.quality, resolutions=resolutions,
-        rt=args.rt.split(",") if args.rt else None,
-        cards=[c.strip() for c in args.cards.split(",") if c.strip()] if args.cards else None,
+        config, platform=check_flag("--platform", args.platform), quality=check_flag("--quality", args.quality),
+        resolutions=check_flag("--resolution", args.resolution), rt=check_flag("--rt", args.rt),
+        cards=check_flag("--cards", args.cards),
     )
 
 
@@ -394,11 +389,11 @@ def cmd_check(args: argparse.Namespace) -> int:
             return ExitCode.OK
     # The text output is one line per problem, without the fixes' hints: no fix search.
     report, _, _ = load_report(args, args.paths, fixes=output != "text", target=(root, config, None))
-    limits = config.sections["limits"]
+    limits = config.limits
     problems = [f for f in report.findings if f.severity is Severity.ERROR
                 and (only is None or file_of(f.path) in only)]
     problems += check_limits(report, limits, only)
-    if args.total or limits["total"]:
+    if args.total or limits.total:
         from texbudget.budget.assessment import budget_findings
         from texbudget.model import Budget
 
@@ -423,15 +418,11 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def _growth_problems(args: argparse.Namespace, report, limits) -> list:
     """``--baseline BASE.json --max-growth 5%``: TB028 when the scene grew more than allowed."""
-    max_growth = limits["max_growth"]
+    max_growth = limits.max_growth
     if args.max_growth is not None:
-        from texbudget.config import _percent
-        from texbudget.errors import ConfigError
+        from texbudget.config import check_flag
 
-        try:
-            max_growth = _percent(args.max_growth, "--max-growth")
-        except ConfigError as exc:
-            raise UsageError(str(exc)) from None
+        max_growth = check_flag("--max-growth", args.max_growth)
     if args.baseline is None:
         if args.max_growth is not None:
             raise UsageError("--max-growth needs --baseline BASE.json to compare with")

@@ -18,10 +18,10 @@ from texbudget.alternatives import (
     candidate_formats,
     max_sizes,
 )
+from texbudget.config import parse_rules
 from texbudget.model import TextureFacts
 from texbudget.policy.decision import decide, price
 from texbudget.policy.profiles import PolicySettings
-from texbudget.policy.rules import parse_rules
 
 KIB = 1024
 BLOCKS = {  # format -> (block width, block height, bytes per block)

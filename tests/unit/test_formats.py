@@ -240,18 +240,18 @@ def test_bits_per_pixel():
     ("VK_FORMAT_BC7_UNORM_BLOCK", "BC7_UNORM", True), ("bc7", "BC7_UNORM", False),
 ])
 def test_rule_formats_take_every_kind_of_name(given, name, exact):
-    from texbudget.policy.rules import parse_rules
+    from texbudget.config import parse_rules
 
     (rule,) = parse_rules([{"match": "a/**", "format": given}], "t.toml")
     assert (rule.format, rule.format_exact) == (name, exact)
 
 
 def test_rule_format_errors_say_how_to_give_a_number():
+    from texbudget.config import parse_rules
     from texbudget.errors import ConfigError
-    from texbudget.policy.rules import parse_rules
 
     for given in ("vk:99999", True, 99999):
-        with pytest.raises(ConfigError, match=r"is not a GPU format.*or a number: vk:37, dxgi:28$"):
+        with pytest.raises(ConfigError, match=r"format = .*: not a GPU format.*or a number: vk:37, dxgi:28$"):
             parse_rules([{"match": "a", "format": given}], "t.toml")
 
 
