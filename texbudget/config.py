@@ -169,7 +169,10 @@ SCHEMA: dict[str, dict[str, tuple[Check, Any]]] = {
         "rt_lod": (_int(0, 16), 0),
     },
 }
-ARRAYS = {"rule": _any_table_list, "instances": _any_table_list}
+ARRAYS = {"rule": _any_table_list, "instances": _any_table_list, "level": _any_table_list}
+#: The suffixes of a level's scene file (docs/levels.md): Godot scenes, Unity scenes and
+#: prefabs, glTF.
+LEVEL_SUFFIXES = (".tscn", ".scn", ".escn", ".unity", ".prefab", ".gltf", ".glb")
 
 
 @dataclass(frozen=True)
@@ -183,6 +186,7 @@ class Config:
     given: frozenset[tuple[str, str]] = frozenset()  # (section, key) the file set itself
     rules: tuple[dict, ...] = ()
     instances: tuple[tuple[str, int], ...] = ()
+    levels: tuple[tuple[str, str], ...] = ()  # [[level]]: (name, scene path relative to the scan root)
 
     def __getitem__(self, dotted: str) -> Any:
         section, key = dotted.split(".")
@@ -205,11 +209,14 @@ def validate(raw: Mapping[str, Any], path: Path | None) -> Config:
     given: set[tuple[str, str]] = set()
     rules: tuple[dict, ...] = ()
     instances: list[tuple[str, int]] = []
+    levels: tuple[tuple[str, str], ...] = ()
     for section, body in raw.items():
         if section in ARRAYS:
             tables = ARRAYS[section](body, f"{name}: [[{section}]]")
             if section == "rule":
                 rules = tables
+            elif section == "level":
+                levels = _levels(tables, name)
             else:
                 for i, t in enumerate(tables, 1):
                     where = f"{name}: [[instances]] #{i}"
@@ -231,7 +238,35 @@ def validate(raw: Mapping[str, Any], path: Path | None) -> Config:
             check, _ = SCHEMA[section][key]
             sections[section][key] = check(value, f"{name}: [{section}] {key}")
             given.add((section, key))
-    return Config(path, sections, frozenset(given), rules, tuple(instances))
+    return Config(path=path, sections=sections, given=frozenset(given), rules=rules, instances=tuple(instances), levels=levels)
+
+
+def _levels(tables: tuple[dict, ...], name: str) -> tuple[tuple[str, str], ...]:
+    """``[[level]]`` tables -> (name, scene): ``scene`` a level file's path relative to the scan
+    root (required), ``name`` unique (default: the file's name without its suffix)."""
+    out: dict[str, str] = {}
+    for i, t in enumerate(tables, 1):
+        where = f"{name}: [[level]] #{i}"
+        unknown = set(t) - {"name", "scene"}
+        if unknown:
+            key = sorted(unknown)[0]
+            raise ConfigError(f"{where}: unknown key {key!r}{_nearest(key, ['name', 'scene'])}")
+        if "scene" not in t:
+            raise ConfigError(f"{where}: needs 'scene', the level's scene file relative to the scan root "
+                              f"({', '.join(LEVEL_SUFFIXES)})")
+        scene = _str()(t["scene"], f"{where} scene").strip().replace("\\", "/").removeprefix("./")
+        if not scene.lower().endswith(LEVEL_SUFFIXES):
+            raise _fail(f"{where} scene", t["scene"], f"a level is a scene file: {', '.join(LEVEL_SUFFIXES)}")
+        parts = scene.split("/")
+        if scene.startswith("/") or ":" in parts[0] or ".." in parts:
+            raise _fail(f"{where} scene", t["scene"], "a path relative to the scan root, inside it")
+        level = _str()(t.get("name", parts[-1].rsplit(".", 1)[0]), f"{where} name").strip()
+        if not level:
+            raise _fail(f"{where} name", t.get("name"), "must not be empty")
+        if level in out:
+            raise _fail(f"{where} name", level, f"another [[level]] has that name ({out[level]}); names must differ")
+        out[level] = scene
+    return tuple(out.items())
 
 
 def find_config(start: Path) -> Path | None:

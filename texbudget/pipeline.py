@@ -13,6 +13,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from texbudget import budget as budget_mod
 from texbudget import findings, policy
@@ -35,6 +36,9 @@ from texbudget.sizing import bvh
 from texbudget.sizing.meshes import MeshCost, VertexLayout, price_mesh
 from texbudget.slots import alpha_unread
 from texbudget.units import human_bytes
+
+if TYPE_CHECKING:
+    from texbudget.levels.reports import LevelReport
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,8 @@ class Report:
     findings: tuple[Finding, ...]
     scenarios: tuple[ScenarioResult, ...]
     acceleration: Mapping[str, bvh.AccelerationCost] = field(default_factory=dict)
+    # the levels' own reports (texbudget.levels.reports.with_levels; docs/levels.md)
+    levels: tuple[LevelReport, ...] = ()
 
 
 # --- evaluate (pure) -------------------------------------------------------------------

@@ -27,11 +27,13 @@ ENGINE_PREFIXES = ("res://", "uid://", "unity:")
 
 
 class Project(Protocol):
-    """What an engine's project index offers the resolver (texbudget/levels/godot.py, unity.py)."""
+    """What an engine's project index offers the resolver (texbudget/levels/godot.py, unity.py;
+    ``texbudget.levels.project.EngineProject`` puts them together)."""
 
-    def resolve(self, target: str, holder_file: str) -> str | None:
+    def resolve(self, target: str, holder_file: str, *, kind: str = "") -> str | None:
         """The path relative to the scan root (a file or a part) an id names, or None when the
-        project does not know it."""
+        project does not know it. ``kind`` is the edge's (``"material"`` for a material id: a
+        Unity model's own material is ``""``, the mesh's own)."""
         ...
 
     def material_remap(self, material: str) -> str | None:
@@ -39,17 +41,32 @@ class Project(Protocol):
         imported scene), or None."""
         ...
 
+    def builtin(self, target: str) -> str | None:
+        """The name of an engine's built-in resource an id names (Unity's Cube mesh), which
+        ships with the engine and is not priced; None for anything else."""
+        ...
+
+    def explain(self, target: str, holder_file: str, *, kind: str = "") -> str:
+        """Why ``target`` does not resolve, in words ("" when there is nothing to add)."""
+        ...
+
 
 class PlainProject:
     """No engine project: targets are paths relative to the scan root; engine ids are unknown."""
 
-    def resolve(self, target: str, holder_file: str) -> str | None:
+    def resolve(self, target: str, holder_file: str, *, kind: str = "") -> str | None:
         if target.startswith(ENGINE_PREFIXES):
             return None
         return normal_path(target)
 
     def material_remap(self, material: str) -> str | None:
         return None
+
+    def builtin(self, target: str) -> str | None:
+        return None
+
+    def explain(self, target: str, holder_file: str, *, kind: str = "") -> str:
+        return ""
 
 
 def normal_path(path: str) -> str | None:
@@ -138,15 +155,24 @@ class _Walk:
 
     def target(self, ref: SceneRef, holder_file: str) -> str | None:
         """The path a ref names, or None (with a finding) when it names nothing there is."""
-        path = self.project.resolve(ref.target, holder_file)
-        at = f" ({ref.where})" if ref.where else ""
+        path = self.project.resolve(ref.target, holder_file, kind=ref.kind)
         if path is None:
-            if ref.target.startswith(ENGINE_PREFIXES):
-                self.note(holder_file, "TB123", f"{ref.kind} {ref.target}{at}: the project knows no file by that id; not priced")
-            else:
-                self.note(holder_file, "TB120", f"{ref.kind} {ref.target}{at} is not a path inside the scan root; not priced")
+            self.unresolved(ref.kind, ref.target, ref.where, holder_file)
             return None
         return path
+
+    def unresolved(self, kind: str, target: str, where: str, holder_file: str) -> None:
+        """The finding for an id or path that names nothing: a built-in resource (info), an id
+        the project does not know (TB123, with the index's reason), a path outside the root."""
+        at = f" ({where})" if where else ""
+        builtin = self.project.builtin(target)
+        if builtin is not None:
+            self.note(holder_file, "TB124", f"{kind} {target}{at} is {builtin}: shipped with the engine, not priced")
+        elif target.startswith(ENGINE_PREFIXES):
+            why = self.project.explain(target, holder_file, kind=kind)
+            self.note(holder_file, "TB123", f"{kind} {target}{at}: " + (why or "the project knows no file by that id") + "; not priced")
+        else:
+            self.note(holder_file, "TB120", f"{kind} {target}{at} is not a path inside the scan root; not priced")
 
     def available(self, path: str, ref: SceneRef, holder_file: str) -> bool:
         """The file behind ``path`` has facts; otherwise a finding, or a wish to read it."""
@@ -220,10 +246,9 @@ class _Walk:
             return ""
         if "#material/" in target and not target.startswith(ENGINE_PREFIXES):
             return target  # a material inside a file, named by the reader itself
-        path = self.project.resolve(target, file)
+        path = self.project.resolve(target, file, kind="material")
         if path is None:
-            self.note(file, "TB123" if target.startswith(ENGINE_PREFIXES) else "TB120",
-                      f"material {target}: the project knows no file by that id; not priced")
+            self.unresolved("material", target, "", file)
             return ""
         return path
 
@@ -296,7 +321,7 @@ def instanced_scenes(graph: Graph, project: Project | None = None) -> frozenset[
     for holder, refs in graph.refs.items():
         for ref in refs:
             if ref.kind == "instance":
-                path = project.resolve(ref.target, file_of(holder))
+                path = project.resolve(ref.target, file_of(holder), kind="instance")
                 if path is not None and file_of(path) != file_of(holder):
                     out.add(file_of(path))
     return frozenset(out)

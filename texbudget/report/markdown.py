@@ -125,6 +125,15 @@ def _count(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else many or one + 's'}"
 
 
+def _levels(report: Report) -> list[str]:
+    """The levels' table and matrices (texbudget/report/levels.py), when the report has levels."""
+    if not report.levels:
+        return []
+    from texbudget.report.levels import markdown_lines
+
+    return markdown_lines(report)
+
+
 def render(report: Report, top: int = TOP) -> str:
     s = report.settings
     worst = next((v for v in ("over", "tight") if any(c.verdict == v for x in report.scenarios for c in x.cards)), "fits")
@@ -139,6 +148,7 @@ def render(report: Report, top: int = TOP) -> str:
         "### Verdict",
         "",
         *verdict_matrix(report.scenarios),
+        *_levels(report),
         "",
         "### By category",
         "",

@@ -191,4 +191,11 @@ def render(report: Report, colour: bool = False, top: int = 10) -> str:
     if fixes:
         rest += ["", "What would make it fit:", *fixes]
     rest += ["", "Findings:", *findings_summary(report)]
-    return "\n".join([*map(printable, head), *verdict_matrix(report.scenarios, colour), *map(printable, rest)])
+    levels: list[str] = []
+    if report.levels:  # the levels' table and matrices (texbudget/report/levels.py; printable there)
+        from texbudget.report.levels import text_lines
+
+        levels = text_lines(report, colour)
+        if report.levels[0].source == "path":
+            head.insert(1, f"level {report.levels[0].name}: {report.levels[0].scene} and what it loads")
+    return "\n".join([*map(printable, head), *verdict_matrix(report.scenarios, colour), *levels, *map(printable, rest)])
