@@ -66,7 +66,7 @@ def test_a_godot_level_prices_what_it_loads(capsys, godot):
     assert {m["path"]: m["instances"] for m in data["meshes"]} == lp.TOWN_MESHES
     textures = {t["path"]: (t["allocated_bytes"], t["used_by"]) for t in data["textures"]}
     assert sorted(textures) == lp.TOWN_TEXTURES  # not stone.png, cloth.png (replaced) nor unused.png
-    assert textures["tex/shared_n.png"] == (90112, ["mat/iron.tres", "mat/moss.tres"])  # shared: once, both users
+    assert textures["tex/shared_n.png"] == (90112, ["mat/moss.tres", "mat/iron.tres"])  # shared: once, both users
     assert textures["tex/wood.png"] == (lp.ALLOCATED[256], ["mat/wood.tres"])
     assert sum(a for a, _ in textures.values()) == lp.TOWN_TEXTURE_BYTES == 159744
     scenario = data["scenarios"][0]

@@ -130,6 +130,9 @@ class _Content:
     meshes: dict[str, int] = field(default_factory=dict)
     textures: dict[str, dict[tuple[str, str], None]] = field(default_factory=dict)
     files: dict[str, None] = field(default_factory=dict)
+    # (material, file naming it) loaded into this instance already: loading one again adds
+    # nothing (and a material that names itself, through next_pass, is not walked forever)
+    materials: set[tuple[str, str]] = field(default_factory=set)
 
     def add(self, other: _Content, times: int) -> None:
         for mesh, n in other.meshes.items():
@@ -149,7 +152,9 @@ class _Walk:
         self.wanted: dict[str, None] = {}
 
     def note(self, path: str, code: str, message: str) -> None:
-        self.found.setdefault((path, code, message), findings.make(path, code, message))
+        key = (path, code, message)
+        if key not in self.found:
+            self.found[key] = findings.make(path, code, message)
 
     # --- ids and files
 
@@ -208,10 +213,14 @@ class _Walk:
         return out
 
     def holder(self, out: _Content, holder: str, file: str) -> None:
-        """Follow the edges ``holder`` (a file or a material inside it) holds."""
+        """Follow the edges ``holder`` (a file or a material inside it) holds. Instances of
+        one file are added together, once (a level places one prop thousands of times)."""
+        instances: dict[str, int] = {}
         for ref in self.graph.refs.get(holder, ()):
             if ref.kind == "instance":
-                self.instance(out, ref, file)
+                target = self.instance(ref, file)
+                if target is not None:
+                    instances[target] = instances.get(target, 0) + max(ref.count, 0)
             elif ref.kind == "mesh":
                 path = self.target(ref, file)
                 if path is not None and self.available(path, ref, file):
@@ -226,18 +235,22 @@ class _Walk:
                 path = self.target(ref, file)
                 if path is not None and self.available(path, ref, file):
                     self.texture(out, path, holder, ref.slot)
+        for target, count in instances.items():
+            out.add(self.content(target), count)
 
-    def instance(self, out: _Content, ref: SceneRef, file: str) -> None:
+    def instance(self, ref: SceneRef, file: str) -> str | None:
+        """The file an instance edge loads, or None (with a finding: missing, unreadable, or a
+        scene that is being walked, a cycle)."""
         path = self.target(ref, file)
         if path is None or not self.available(path, ref, file):
-            return
+            return None
         target = file_of(path)
         if target in self.active:
             loop = " -> ".join([*self.active[self.active.index(target):], target])
             at = f" ({ref.where})" if ref.where else ""
             self.note(file, "TB122", f"instances {ref.target}{at}, which instances this scene again ({loop}); that instance is not followed")
-            return
-        out.add(self.content(target), max(ref.count, 0))
+            return None
+        return target
 
     def material_id(self, target: str, file: str) -> str:
         """A material's path (a file, or a part: ``town.tscn#material/2``, ``a.glb#material/0``);
@@ -255,6 +268,10 @@ class _Walk:
     def material(self, out: _Content, material: str, file: str) -> None:
         """Load a material: its textures (a glTF material's slots, a material file's or a
         material part's texture edges)."""
+        key = (material, file)
+        if key in out.materials:
+            return
+        out.materials.add(key)
         material = self.project.material_remap(material) or material
         owner = file_of(material)
         if owner != file and owner not in out.files:

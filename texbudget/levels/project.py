@@ -59,9 +59,25 @@ class EngineProject:
         self.root = Path(root)
         self.files = frozenset(files)
         self.use_cache = use_cache
-        self.graph: Graph | None = None
+        self._graph: Graph | None = None
         self._godot: GodotIndex | None = None
         self._unity: UnityProject | None = None
+        # answers already given: a level names the same props thousands of times. Godot's by
+        # (target, holder file), for the whole scan; Unity's by (target, kind), for one
+        # graph (a model read since may name a mesh that was not there)
+        self._godot_paths: dict[tuple[str, str], str | None] = {}
+        self._unity_paths: dict[tuple[str, str], str | None] = {}
+
+    @property
+    def graph(self) -> Graph | None:
+        """The facts the resolver walks (a Unity mesh is matched by the names in them)."""
+        return self._graph
+
+    @graph.setter
+    def graph(self, graph: Graph | None) -> None:
+        if graph is not self._graph:
+            self._unity_paths.clear()
+        self._graph = graph
 
     @property
     def godot(self) -> GodotIndex:
@@ -90,9 +106,15 @@ class EngineProject:
 
     def resolve(self, target: str, holder_file: str, *, kind: str = "") -> str | None:
         if target.startswith("unity:"):
-            return self._unity_path(target, kind)
+            key = (target, kind)
+            if key not in self._unity_paths:
+                self._unity_paths[key] = self._unity_path(target, kind)
+            return self._unity_paths[key]
         if target.startswith(("res://", "uid://")):
-            return self.godot.resolve(target, holder_file)
+            key = (target, holder_file)
+            if key not in self._godot_paths:
+                self._godot_paths[key] = self.godot.resolve(target, holder_file)
+            return self._godot_paths[key]
         if target.startswith(ENGINE_PREFIXES):
             return None
         return target if is_part(target) else normal_path(target)
