@@ -148,13 +148,14 @@ class _Walk:
         self.project = project
         self.done: dict[str, _Content] = {}
         self.active: list[str] = []  # the files being walked, outermost first
-        self.found: dict[tuple[str, str, str], Finding] = {}
+        self.found: dict[tuple[str, str, str], None] = {}  # (path, code, message), made at the end
         self.wanted: dict[str, None] = {}
 
     def note(self, path: str, code: str, message: str) -> None:
-        key = (path, code, message)
-        if key not in self.found:
-            self.found[key] = findings.make(path, code, message)
+        self.found[(path, code, message)] = None
+
+    def all_findings(self) -> tuple[Finding, ...]:
+        return tuple(findings.make(*key) for key in self.found)
 
     # --- ids and files
 
@@ -315,13 +316,13 @@ def resolve_level(scene: str, graph: Graph, project: Project | None = None, name
         else:
             walk.wanted[scene] = None
         return Level(name=name or _default_name(scene), scene=scene, wanted=tuple(walk.wanted),
-                     findings=tuple(walk.found.values()))
+                     findings=walk.all_findings())
     content = walk.content(scene)
     files = dict.fromkeys([scene, *content.files])
     return Level(
         name=name or _default_name(scene), scene=scene, meshes=dict(content.meshes),
         textures={tex: tuple(users) for tex, users in content.textures.items()},
-        files=tuple(files), wanted=tuple(walk.wanted), findings=tuple(walk.found.values()),
+        files=tuple(files), wanted=tuple(walk.wanted), findings=walk.all_findings(),
     )
 
 
