@@ -220,10 +220,7 @@ def validate(raw: Mapping[str, Any], path: Path | None) -> Config:
             else:
                 for i, t in enumerate(tables, 1):
                     where = f"{name}: [[instances]] #{i}"
-                    unknown = set(t) - {"match", "count"}
-                    if unknown:
-                        key = sorted(unknown)[0]
-                        raise ConfigError(f"{where}: unknown key {key!r}{_nearest(key, ['match', 'count'])}")
+                    _known_keys(t, ("match", "count"), where)
                     if "match" not in t or "count" not in t:
                         raise ConfigError(f"{where}: needs both 'match' (a mesh path or glob) and 'count'")
                     instances.append((_str()(t["match"], f"{where} match"), _int(0, 1 << 31)(t["count"], f"{where} count")))
@@ -241,16 +238,21 @@ def validate(raw: Mapping[str, Any], path: Path | None) -> Config:
     return Config(path=path, sections=sections, given=frozenset(given), rules=rules, instances=tuple(instances), levels=levels)
 
 
+def _known_keys(table: Mapping[str, Any], keys: tuple[str, ...], where: str) -> None:
+    """A ConfigError for the first key of an array's table that is not one of ``keys``."""
+    unknown = set(table) - set(keys)
+    if unknown:
+        key = sorted(unknown)[0]
+        raise ConfigError(f"{where}: unknown key {key!r}{_nearest(key, list(keys))}")
+
+
 def _levels(tables: tuple[dict, ...], name: str) -> tuple[tuple[str, str], ...]:
     """``[[level]]`` tables -> (name, scene): ``scene`` a level file's path relative to the scan
     root (required), ``name`` unique (default: the file's name without its suffix)."""
     out: dict[str, str] = {}
     for i, t in enumerate(tables, 1):
         where = f"{name}: [[level]] #{i}"
-        unknown = set(t) - {"name", "scene"}
-        if unknown:
-            key = sorted(unknown)[0]
-            raise ConfigError(f"{where}: unknown key {key!r}{_nearest(key, ['name', 'scene'])}")
+        _known_keys(t, ("name", "scene"), where)
         if "scene" not in t:
             raise ConfigError(f"{where}: needs 'scene', the level's scene file relative to the scan root "
                               f"({', '.join(LEVEL_SUFFIXES)})")
