@@ -24,7 +24,7 @@ from typing import Any
 from texbudget import findings as findings_mod
 from texbudget.levels.graph import Level
 from texbudget.model import Finding, SceneFacts, Severity, file_of
-from texbudget.pipeline import Report, Settings, evaluate
+from texbudget.pipeline import LevelReport, Report, Settings, evaluate
 from texbudget.scan import Scan
 
 #: ``LevelSet.source``: levels named by ``[[level]]``; found in the project (no ``[[level]]``);
@@ -100,25 +100,6 @@ def level_scan(levels: LevelSet, level: Level) -> Scan:
 def level_report(levels: LevelSet, level: Level, settings: Settings) -> Report:
     """``evaluate`` of the level's scan: the level's report."""
     return evaluate(level_scan(levels, level), settings)
-
-
-@dataclass(frozen=True)
-class LevelReport:
-    """One level's report, as the whole report carries it (``Report.levels``)."""
-
-    name: str
-    scene: str
-    source: str
-    report: Report
-
-    @property
-    def texture_bytes(self) -> int:
-        """What the level's textures count (allocated, first quality tier; ignored ones not)."""
-        return sum(t.cost.allocated_bytes for t in self.report.textures if not t.plan.ignored)
-
-    @property
-    def mesh_bytes(self) -> int:
-        return sum(m.cost.buffer_bytes for m in self.report.meshes)
 
 
 def level_reports(levels: LevelSet, settings: Settings, *, fixes: bool | None = None) -> tuple[LevelReport, ...]:

@@ -90,12 +90,25 @@ def rows(report: Report) -> list[dict[str, object]]:
     return out
 
 
+def level_rows(report: Report) -> list[dict[str, object]]:
+    """One row per level, scenario and card (kind ``level``, ``path`` the scene), the level's
+    totals in ``allocated_bytes`` (textures) and ``buffer_bytes`` (meshes)."""
+    from texbudget.report.text import scenario_label
+
+    return [{
+        "kind": "level", "path": safe_text(lv.scene), "allocated_bytes": lv.texture_bytes,
+        "buffer_bytes": lv.mesh_bytes, "level": safe_text(lv.name), "scenario": scenario_label(s),
+        "card": c.name, "total_bytes": s.total_bytes, "usable_bytes": c.usable_bytes,
+        "free_bytes": c.free_bytes, "verdict": c.verdict,
+    } for lv in report.levels for s in lv.report.scenarios for c in s.cards]
+
+
 def render(report: Report) -> str:
     columns, out = COLUMNS, rows(report)
     if report.levels:  # rows of kind "level" in appended columns (texbudget/report/levels.py)
-        from texbudget.report.levels import LEVEL_COLUMNS, csv_rows
+        from texbudget.report.levels import LEVEL_COLUMNS
 
-        columns, out = columns + LEVEL_COLUMNS, out + csv_rows(report)
+        columns, out = columns + LEVEL_COLUMNS, out + level_rows(report)
     buf = io.StringIO(newline="")
     writer = csv.DictWriter(buf, fieldnames=columns, restval="", lineterminator="\r\n")
     writer.writeheader()

@@ -123,10 +123,23 @@ def report_dict(report: Report) -> dict[str, Any]:
 def _with_levels(data: dict[str, Any], report: Report) -> dict[str, Any]:
     """The additive ``levels`` list (docs/levels.md), when the report has levels."""
     if report.levels:
-        from texbudget.report.levels import levels_json
-
-        data["levels"] = levels_json(report)
+        data["levels"] = levels_entries(report)
     return data
+
+
+def levels_entries(report: Report) -> list[dict[str, Any]]:
+    """One entry a level: its name, scene, source, counts and bytes, and its own scenarios."""
+    return [{
+        "name": lv.name,
+        "scene": lv.scene,
+        "source": lv.source,
+        "textures": len(lv.report.textures),
+        "meshes": len(lv.report.meshes),
+        "texture_bytes": lv.texture_bytes,
+        "mesh_bytes": lv.mesh_bytes,
+        "instances": sum(m.cost.instances for m in lv.report.meshes),
+        "scenarios": [scenario_entry(s) for s in lv.report.scenarios],
+    } for lv in report.levels]
 
 
 def _report_dict(report: Report, textures: list) -> dict[str, Any]:
