@@ -422,3 +422,22 @@ def test_a_level_scene_that_does_not_exist_is_one_line(capsys, godot):
     assert (code, out) == (2, "")
     assert err == (f"texbudget: error: {godot / 'texbudget.toml'}: [[level]] #1 (old) scene = 'levels/old.tscn': "
                    f"no such file under the scan root {godot}\n")
+
+
+def test_an_unknown_uid_is_a_finding_saying_why(capsys, godot):
+    """A uid no file of the project has, without a path to fall back on (TB123), and the
+    Godot index used directly as the resolver's project."""
+    lp.write(godot, "levels/lost.tscn", '[gd_scene format=3]\n[ext_resource type="PackedScene" uid="uid://cnothing" id="1"]\n'
+                                        '[node name="Lost" type="Node3D"]\n[node name="X" parent="." instance=ExtResource("1")]\n')
+    data = scan_json(capsys, str(godot / "levels" / "lost.tscn"))
+    assert findings(data) == [("levels/lost.tscn", "TB123", "instance uid://cnothing (Lost/X): uid://cnothing is the uid of no file of "
+                                                            "the project (.import, .uid or a resource's header); not priced")]
+    from texbudget import config as config_mod
+    from texbudget.levels.godot import GodotIndex
+    from texbudget.levels.graph import resolve_level
+    from texbudget.levels.reading import graph_of
+    from texbudget.scan import read_scene
+
+    scan = read_scene(godot, config_mod.load(None))
+    level = resolve_level("levels/town.tscn", graph_of(scan, set(scan.files)), GodotIndex(godot, scan.files))
+    assert level.meshes == lp.TOWN_MESHES

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from texbudget.config import LEVEL_SUFFIXES
-from texbudget.levels.godot import GodotIndex, split_target
+from texbudget.levels.godot import GodotIndex
 from texbudget.levels.graph import ENGINE_PREFIXES, Graph, instanced_scenes, normal_path
 from texbudget.levels.unity import MODEL_SUFFIXES, UnityProject
 from texbudget.model import Finding, SceneFacts, is_part
@@ -131,12 +131,7 @@ class EngineProject:
     def explain(self, target: str, holder_file: str, *, kind: str = "") -> str:
         if target.startswith("unity:"):
             return self.unity.explain(target, "", self._mesh_names, kind=kind)
-        uid, path = split_target(target)
-        if path and self.godot.resolve(path, holder_file) is None:
-            return f"{path} is outside the scan root (scan from the project's root)"
-        if uid:
-            return f"{uid} is the uid of no file of the project (.import, .uid or a resource's header)"
-        return ""
+        return self.godot.explain(target, holder_file, kind=kind)
 
     # --- Unity
 
