@@ -83,6 +83,29 @@ class Report:
     findings: tuple[Finding, ...]
     scenarios: tuple[ScenarioResult, ...]
     acceleration: Mapping[str, bvh.AccelerationCost] = field(default_factory=dict)
+    # the levels' own reports (texbudget.levels.reports.with_levels; docs/levels.md)
+    levels: tuple[LevelReport, ...] = ()
+
+
+@dataclass(frozen=True)
+class LevelReport:
+    """One level's own report, as the whole report carries it (``Report.levels``,
+    docs/levels.md): ``source`` is "config" (``[[level]]``), "auto" (found in the project) or
+    "path" (the level named on the command line)."""
+
+    name: str
+    scene: str
+    source: str
+    report: Report
+
+    @property
+    def texture_bytes(self) -> int:
+        """What the level's textures count (allocated, first quality tier; ignored ones not)."""
+        return sum(t.cost.allocated_bytes for t in self.report.textures if not t.plan.ignored)
+
+    @property
+    def mesh_bytes(self) -> int:
+        return sum(m.cost.buffer_bytes for m in self.report.meshes)
 
 
 # --- evaluate (pure) -------------------------------------------------------------------

@@ -353,8 +353,8 @@ class GodotIndex:
         """The file of the holder's project whose uid is ``uid``."""
         return self._uid_table(self.project_dir(holder_file) or self.real_root).get(uid)
 
-    # the protocol
-    def resolve(self, target: str, holder_file: str) -> str | None:
+    # the protocol (texbudget.levels.graph.Project)
+    def resolve(self, target: str, holder_file: str, *, kind: str = "") -> str | None:
         """The scan-root path a target id names, or None when it cannot be known (a uid no
         file has and no fallback path, a ``res://`` path outside the scan root). A path is
         returned whether or not the file exists (the caller says it is missing)."""
@@ -367,6 +367,20 @@ class GodotIndex:
         if fallback is not None and self.exists(fallback) and self.uid_of(fallback) == uid:
             return fallback  # the usual case: the path's own uid is the one written
         return self.by_uid(uid, holder_file) or fallback
+
+    def builtin(self, target: str) -> str | None:
+        """Godot has no built-in resources a scene names by id: None."""
+        return None
+
+    def explain(self, target: str, holder_file: str, *, kind: str = "") -> str:
+        """Why ``target`` does not resolve: a ``res://`` path outside the scan root, or a uid no
+        file of the project has ("" for anything else)."""
+        uid, path = split_target(target)
+        if path and self.resolve(path, holder_file) is None:
+            return f"{path} is outside the scan root (scan from the project's root)"
+        if uid:
+            return f"{uid} is the uid of no file of the project (.import, .uid or a resource's header)"
+        return ""
 
     def material_remap(self, material_id: str) -> str | None:
         """The file that replaces a glTF's own material ``file.glb#material/N``, when the

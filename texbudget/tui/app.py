@@ -531,9 +531,14 @@ SCAN_KEYS = ("scan.include", "scan.exclude", "scan.follow")
 
 def run(root: Path, config: Config, settings: Settings, paths: Sequence[Path] | None,
         *, jobs: int | None = None, use_cache: bool = False,
-        settings_for: Callable[[Config], Settings] | None = None) -> int:
-    """``texbudget tui``: run the app until the artist quits. Returns the exit code."""
-    scanner = partial(scanning.read_in_batches, jobs=jobs, use_cache=use_cache)
+        settings_for: Callable[[Config], Settings] | None = None, level: str | None = None) -> int:
+    """``texbudget tui``: run the app until the artist quits. Returns the exit code.
+    ``level``: a level's scene (relative to ``root``): the app shows what that level loads."""
+    scanner: Scanner = partial(scanning.read_in_batches, jobs=jobs, use_cache=use_cache)
+    if level is not None:
+        from texbudget.levels.reading import level_scanner
+
+        scanner = partial(level_scanner, scene=level, jobs=jobs, use_cache=use_cache)
     app = make_app(settings, root, config, paths, scanner, settings_for=settings_for)
     app.run()
     return app.return_code or 0
