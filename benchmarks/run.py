@@ -271,7 +271,7 @@ def recompute(tree: Path, repeat: int) -> float:
     on a Scan read once; the fastest of the switches."""
     from texbudget import config as config_mod
     from texbudget.pipeline import build_settings, evaluate
-    from texbudget.scan import read_scene
+    from texbudget.scan.scene import read_scene
 
     config = config_mod.load(config_mod.find_config(tree))
     scan = read_scene(tree, config, None, use_cache=True)

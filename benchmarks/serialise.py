@@ -212,7 +212,7 @@ def reports(tree: Path, files: int, repeat: int) -> int:
     from texbudget.pipeline import build_settings, evaluate
     from texbudget.report import csv, markdown, sarif, text
     from texbudget.report import json as json_report
-    from texbudget.scan import read_scene
+    from texbudget.scan.scene import read_scene
 
     make_tree.make_tree(tree, files)
     config = config_mod.load(config_mod.find_config(tree))

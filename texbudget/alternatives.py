@@ -2,7 +2,7 @@
 
 ``alternatives(plan, facts)`` answers "what would this texture cost as BC7 at 2048, as BC1 at
 1024, …" for ``texbudget explain`` and the TUI's asset screen. Every row is a modified
-``TexturePlan`` (``msgspec.structs.replace``) priced by ``policy.price``, the same function the
+``TexturePlan`` (``msgspec.structs.replace``) priced by ``policy.decision.price``, the same function the
 scan uses, so a row's bytes are exactly what the scan would report after that change.
 
 Rules of the table (written down in docs, tested in tests/unit/test_alternatives.py):
@@ -34,9 +34,11 @@ from dataclasses import dataclass
 
 from msgspec.structs import replace
 
-from texbudget import formats, policy
-from texbudget.budget import fix_family_for
+from texbudget import formats
+from texbudget.budget.settings import fix_family_for
 from texbudget.model import TextureFacts, TexturePlan
+from texbudget.policy.decision import price
+from texbudget.policy.profiles import COLOUR_ROLES, load_platforms
 from texbudget.sizing import textures as sizing
 
 #: The smallest max_size offered.
@@ -73,7 +75,7 @@ class Alternative:
 def platform_family(platform: str) -> str:
     """"bc", "astc" or "etc2" for a platform profile name (or "desktop" / "mobile"): a profile's
     as the fix search takes it (``budget.fix_family_for``); another name is refused here."""
-    profiles = policy.load_platforms()
+    profiles = load_platforms()
     if platform in profiles:
         return fix_family_for(platform)
     if platform in _SHORTHANDS:
@@ -97,7 +99,7 @@ def candidate_formats(plan: TexturePlan, facts: TextureFacts, platform: str = "d
     """The formats the table offers for this texture on ``platform``, current format first."""
     family = platform_family(platform)
     current = formats.find(plan.gpu_format)
-    srgb = current.srgb if current is not None else plan.role in policy.COLOUR_ROLES
+    srgb = current.srgb if current is not None else plan.role in COLOUR_ROLES
     signed = current is not None and current.signed
     alpha = facts.alpha
     kind = _kind(plan, facts)
@@ -186,7 +188,7 @@ def alternatives(
 ) -> tuple[Alternative, ...]:
     """The formats × max sizes table for one texture, sorted by content bytes; the current
     plan is the row marked ``current`` (``saves_bytes`` 0)."""
-    now = policy.price(plan, model)
+    now = price(plan, model)
     mips = plan.mips != "none"
     shape = _full_shape(plan, facts)
     rows: list[Alternative] = []
@@ -200,7 +202,7 @@ def alternatives(
                 continue
             seen.add(key)
             is_current = not plan.ignored and _same(variant, plan)
-            cost = now if is_current else policy.price(variant, model)
+            cost = now if is_current else price(variant, model)
             current_found |= is_current
             rows.append(Alternative(
                 gpu_format=fmt, max_size=size, mips=mips, width=variant.width,
@@ -221,7 +223,7 @@ def alternatives(
 
 def apply_alternative(plan: TexturePlan, alt: Alternative) -> TexturePlan:
     """The plan with ``alt``'s format, size and mips (for a what-if); pricing it with
-    ``policy.price`` gives ``alt.gpu_bytes`` / ``alt.allocated_bytes``. The current row
+    ``policy.decision.price`` gives ``alt.gpu_bytes`` / ``alt.allocated_bytes``. The current row
     returns the plan itself."""
     if alt.current:
         return plan

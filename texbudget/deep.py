@@ -1,7 +1,7 @@
 """``--deep``: decode a source image's pixels to find memory the header cannot show.
 
 Three checks, each a Finding that names the cheaper format and the bytes it would save
-(priced with the same ``policy.price`` as the report, so tiers and caps are included):
+(priced with the same ``policy.decision.price`` as the report, so tiers and caps are included):
 
 - TB016 every pixel has the same value → a 1x1 texture (or a material constant) would do;
 - TB014 a colour image whose R, G and B are equal everywhere (and whose alpha, if any, is
@@ -24,8 +24,9 @@ from pathlib import Path
 
 from msgspec.structs import replace
 
-from texbudget import findings, formats, policy
+from texbudget import findings, formats
 from texbudget.model import Finding, TextureFacts, TexturePlan
+from texbudget.policy.decision import price
 from texbudget.units import human_bytes
 
 #: Rows decoded per band.
@@ -49,7 +50,7 @@ _DECODABLE = frozenset({"png", "jpeg", "tga", "bmp", "tiff", "webp", "gif", "psd
 
 
 def _bytes(plan: TexturePlan) -> int:
-    return policy.price(plan).gpu_bytes
+    return price(plan).gpu_bytes
 
 
 def deep_inspect(path: Path, facts: TextureFacts, plan: TexturePlan, *, data: bytes | None = None) -> tuple[Finding, ...]:

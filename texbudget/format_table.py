@@ -33,7 +33,7 @@ ASTC_BLOCKS: tuple[tuple[int, int], ...] = (
 )
 
 #: Format families, in the order ``texbudget formats`` lists them, with a title each.
-#: policy.py and budget.py read ``family``: "uncompressed" rows may be compressed by a fix;
+#: the policy and the budget's fixes read ``family``: "uncompressed" rows may be compressed by a fix;
 #: "integer" (UINT/SINT/BOOL), "depth" and "video" rows never are; "bc2"/"bc3"/"bc7" have
 #: BC1 twins; "depth" never gets D3D12's small alignment.
 FAMILIES: dict[str, str] = {

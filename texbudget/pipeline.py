@@ -1,6 +1,6 @@
 """The one pipeline (DESIGN.md §1): discover → read → decide → price → assess.
 
-``scan.read_scene`` does the I/O (discovery, readers, engine sidecars) and returns a
+``scan.scene.read_scene`` does the I/O (discovery, readers, engine sidecars) and returns a
 ``Scan``. ``evaluate`` is pure: facts + ``Settings`` → ``Report``. Switching
 platform, quality, resolution or RT in the CLI or the TUI re-runs ``evaluate`` only; files
 are never read again. The CLI, the TUI and the benchmarks all call these two functions.
@@ -14,10 +14,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from texbudget import budget as budget_mod
-from texbudget import findings, policy
+from texbudget import findings
+from texbudget.budget.assessment import assess
+from texbudget.budget.cards import resolve_cards
+from texbudget.budget.inputs import BudgetInputs, summarize_acceleration
+from texbudget.budget.settings import BudgetSettings, settings_from_config
+from texbudget.budget.settings import scenarios as budget_scenarios
 from texbudget.config import Config
-from texbudget.errors import ConfigError, TexbudgetError, UsageError
 from texbudget.model import (
     Finding,
     MeshFacts,
@@ -30,8 +33,10 @@ from texbudget.model import (
     file_of,
     is_part,
 )
-from texbudget.policy import Rule
-from texbudget.scan import Scan, gc_paused
+from texbudget.policy.decision import content_role, decide_all, price
+from texbudget.policy.profiles import PolicySettings
+from texbudget.policy.rules import Rule
+from texbudget.scan.scene import Scan, gc_paused
 from texbudget.sizing import bvh
 from texbudget.sizing.meshes import MeshCost, VertexLayout, price_mesh
 from texbudget.slots import alpha_unread
@@ -42,9 +47,9 @@ from texbudget.units import human_bytes
 class Settings:
     """The resolved settings of one evaluation: config defaults overridden by flags or keys."""
 
-    policy: policy.PolicySettings
-    budget: budget_mod.BudgetSettings
-    rules: tuple[Rule, ...] = ()  # (the field `policy` hides the module here)
+    policy: PolicySettings
+    budget: BudgetSettings
+    rules: tuple[Rule, ...] = ()
     instances: tuple[tuple[str, int], ...] = ()
     layout: VertexLayout | None = None
     skinned_copy: bool = False
@@ -77,6 +82,29 @@ class Report:
     findings: tuple[Finding, ...]
     scenarios: tuple[ScenarioResult, ...]
     acceleration: Mapping[str, bvh.AccelerationCost] = field(default_factory=dict)
+    # the levels' own reports (texbudget.levels.reports.with_levels; docs/levels.md)
+    levels: tuple[LevelReport, ...] = ()
+
+
+@dataclass(frozen=True)
+class LevelReport:
+    """One level's own report, as the whole report carries it (``Report.levels``,
+    docs/levels.md): ``source`` is "config" (``[[level]]``), "auto" (found in the project) or
+    "path" (the level named on the command line)."""
+
+    name: str
+    scene: str
+    source: str
+    report: Report
+
+    @property
+    def texture_bytes(self) -> int:
+        """What the level's textures count (allocated, first quality tier; ignored ones not)."""
+        return sum(t.cost.allocated_bytes for t in self.report.textures if not t.plan.ignored)
+
+    @property
+    def mesh_bytes(self) -> int:
+        return sum(m.cost.buffer_bytes for m in self.report.meshes)
 
 
 # --- evaluate (pure) -------------------------------------------------------------------
@@ -91,7 +119,7 @@ class _Prepared:
 
     users: Mapping[str, tuple[str, ...]]  # texture path -> materials that use it
     slots: Mapping[str, tuple[str, ...]]  # texture path -> glTF slots it fills
-    own_roles: tuple[tuple[str, str], ...]  # per scan texture: policy.content_role
+    own_roles: tuple[tuple[str, str], ...]  # per scan texture: policy.decision.content_role
     opaque: frozenset[str]  # paths of the textures without alpha, or whose alpha no use reads
     # path -> why no use reads the alpha of this texture with alpha (slots.alpha_unread)
     alpha_unused: Mapping[str, str] = field(default_factory=dict)
@@ -131,7 +159,7 @@ def prepare(scan: Scan) -> _Prepared:
     own_roles = []
     alpha_unused: dict[str, str] = {}
     for facts in scan.textures:
-        role = policy.content_role(facts, found.get(facts.path, ()))
+        role = content_role(facts, found.get(facts.path, ()))
         own_roles.append(roles.setdefault(role, role))
         if facts.alpha and facts.path in uses:
             reason = alpha_unread(uses[facts.path])
@@ -171,7 +199,7 @@ def _plan_textures(scan: Scan, prepared: _Prepared, settings: Settings, quality:
     """Every texture decided and priced at one quality tier (a cost holds its plan); a
     glTF texture's fallback image (``FALLBACK``) and a cubemap's face are not counted."""
     model = settings.budget.allocation_model
-    costs = policy.decide_all(
+    costs = decide_all(
         scan.textures, replace(settings.policy, quality=quality), settings.rules, scan.engine,
         prepared.slots, prepared.own_roles, model, prepared.alpha_unused,
     )
@@ -179,7 +207,7 @@ def _plan_textures(scan: Scan, prepared: _Prepared, settings: Settings, quality:
     if not skip:
         return costs
     return tuple(
-        policy.price(evolve(c.plan, ignored=True, decided_by=f"{skip[c.plan.path]}; {c.plan.decided_by}"), model)
+        price(evolve(c.plan, ignored=True, decided_by=f"{skip[c.plan.path]}; {c.plan.decided_by}"), model)
         if c.plan.path in skip and not c.plan.ignored else c
         for c in costs
     )
@@ -275,8 +303,8 @@ def evaluate(scan: Scan, settings: Settings) -> Report:
 
 def _evaluate(scan: Scan, settings: Settings) -> Report:
     prepared = prepare(scan)
-    cards = budget_mod.resolve_cards(settings.budget.cards)
-    scenarios = budget_mod.scenarios(settings.budget, cards)
+    cards = resolve_cards(settings.budget.cards)
+    scenarios = budget_scenarios(settings.budget, cards)
     qualities = list(dict.fromkeys(s.quality for s in scenarios)) or [settings.policy.quality]
     planned = {q: _plan_textures(scan, prepared, settings, q) for q in qualities}
     mesh_costs, estimates = _priced_meshes(scan, settings)
@@ -288,12 +316,12 @@ def _evaluate(scan: Scan, settings: Settings) -> Report:
         if key not in estimates:
             estimates[key] = bvh.estimate_scene(v, mesh_costs, compaction=settings.budget.rt_compaction, rt_lod=settings.rt_lod)
         acceleration[v] = estimates[key]
-    summaries = {v: budget_mod.summarize_acceleration(a) for v, a in acceleration.items()}
+    summaries = {v: summarize_acceleration(a) for v, a in acceleration.items()}
     inputs = {
-        q: budget_mod.BudgetInputs(textures=costs, mesh_bytes=mesh_bytes, acceleration=summaries, opaque=prepared.opaque)
+        q: BudgetInputs(textures=costs, mesh_bytes=mesh_bytes, acceleration=summaries, opaque=prepared.opaque)
         for q, costs in planned.items()
     }
-    results = tuple(budget_mod.assess(inputs[s.quality], s, settings.budget, cards) for s in scenarios)
+    results = tuple(assess(inputs[s.quality], s, settings.budget, cards) for s in scenarios)
     users = prepared.users
     tex_rows = tuple(
         TextureRow(facts=facts, plan=cost.plan, cost=cost, used_by=users.get(facts.path, ()))
@@ -324,69 +352,26 @@ def deep_findings(report: Report) -> tuple[Finding, ...]:
 
 # --- settings --------------------------------------------------------------------------
 
-_COMPONENT_TYPES = {
-    "f32": "FLOAT", "f16": "HALF_FLOAT", "u32": "UNSIGNED_INT", "u16": "UNSIGNED_SHORT",
-    "s16": "SHORT", "u8": "UNSIGNED_BYTE", "s8": "BYTE",
-}
-
-
-def parse_layout(entries: Sequence[str], where: str) -> VertexLayout:
-    """``["position:f32x3", "normal:s8x4", "uv0:f16x2"]`` → a VertexLayout."""
-    attrs = []
-    for entry in entries:
-        name, _, spec = entry.partition(":")
-        ctype, _, count = spec.partition("x")
-        if not name or ctype not in _COMPONENT_TYPES or not count.isdigit() or not 1 <= int(count) <= 16:
-            raise ConfigError(
-                f"{where} = {entry!r}: write NAME:TYPExCOUNT, TYPE one of {', '.join(_COMPONENT_TYPES)}, "
-                "COUNT 1 to 16 (e.g. 'position:f32x3')"
-            )
-        attrs.append((name, _COMPONENT_TYPES[ctype], int(count)))
-    return VertexLayout(tuple(attrs), name="config")
-
 
 def build_settings(
     config: Config, *, platform: str | None = None, quality: Sequence[str] | str | None = None,
     resolutions: Sequence[str] | None = None, rt: Sequence[str] | str | None = None,
     cards: Sequence[str] | str | None = None,
 ) -> Settings:
-    """Config values overridden by flags (None = not given). Wrong values raise ConfigError
-    (from the file) or UsageError (from a flag), each one line naming what is allowed."""
-    label = str(config.path) if config.path else "defaults"
-
-    def bad(flag: object, message: str) -> TexbudgetError:
-        return UsageError(message) if flag is not None else ConfigError(f"{label}: [budget] {message}")
-
-    plat = platform or config["budget.platform"]
-    qualities = (quality,) if isinstance(quality, str) else tuple(quality or config["budget.quality"])
-    platforms = policy.load_platforms()
-    if plat not in platforms:
-        raise bad(platform, f"platform {plat!r}: allowed values are {', '.join(platforms)}")
-    for q in qualities:
-        if q not in policy.QUALITY_TIERS:
-            raise bad(quality, f"quality {q!r}: allowed values are {', '.join(policy.QUALITY_TIERS)}")
-    psettings = policy.PolicySettings(platform=plat, quality=qualities[0], high_quality=config["budget.high_quality"])
-    rules = policy.parse_rules(list(config.rules), config.label) if config.rules else ()
-    overrides = {
-        "platform": plat,
-        "quality": qualities,
-        "resolutions": tuple(resolutions) if resolutions else None,
-        "rt": ((rt,) if isinstance(rt, str) else tuple(rt)) if rt else None,
-        "cards": ((cards,) if isinstance(cards, str) else tuple(cards)) if cards else None,
-    }
-    try:
-        bsettings = budget_mod.settings_from_config(config.sections["budget"], **overrides)
-        budget_mod.resolve_cards(bsettings.cards)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    profiles = bvh.load_profiles()
-    for vendor in bsettings.rt or ():
-        if vendor != "off" and vendor not in profiles:
-            raise UsageError(f"--rt {vendor}: allowed values are off, {', '.join(profiles)}")
-    layout_entries = config["meshes.layout"]
-    layout = parse_layout(layout_entries, f"{label}: [meshes] layout") if layout_entries else None
+    """The config's values overridden by flags (None = not given). Nothing is checked here:
+    the config was checked when it was read (``config.load``) and the flags when they were
+    parsed (``config.check_flag``), each mistake one line naming the file and key or the flag."""
+    budget = config.budget
+    qualities = (quality,) if isinstance(quality, str) else tuple(quality or budget.quality)
+    plat = platform or budget.platform
+    psettings = PolicySettings(platform=plat, quality=qualities[0], high_quality=budget.high_quality)
+    bsettings = settings_from_config(
+        budget, platform=plat, quality=qualities, resolutions=tuple(resolutions) if resolutions else None,
+        rt=((rt,) if isinstance(rt, str) else tuple(rt)) if rt else None,
+        cards=((cards,) if isinstance(cards, str) else tuple(cards)) if cards else None,
+    )
     return Settings(
-        policy=psettings, budget=bsettings, rules=rules, instances=config.instances, layout=layout,
-        skinned_copy=config["meshes.skinned_copy"], rt_lod=config["meshes.rt_lod"],
+        policy=psettings, budget=bsettings, rules=config.rules, instances=config.instances,
+        layout=config.meshes.layout, skinned_copy=config.meshes.skinned_copy, rt_lod=config.meshes.rt_lod,
         config_label=config.label,
     )

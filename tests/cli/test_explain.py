@@ -20,7 +20,7 @@ from texbudget import config, pipeline
 from texbudget.errors import UsageError
 from texbudget.pipeline import MeshRow, TextureRow
 from texbudget.report import explain
-from texbudget.scan import read_scene
+from texbudget.scan.scene import read_scene
 
 GOLDEN = Path(__file__).parent / "golden"
 REGENERATE = os.environ.get("REGENERATE") == "1"

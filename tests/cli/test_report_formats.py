@@ -242,7 +242,7 @@ def test_csv_cells_never_start_a_formula(scene: Path) -> None:
 
 def _report(root: Path):
     from texbudget import config, pipeline
-    from texbudget.scan import read_scene
+    from texbudget.scan.scene import read_scene
 
     cfg = config.load(root / "texbudget.toml")
     return pipeline.evaluate(read_scene(root, cfg, jobs=1), pipeline.build_settings(cfg))

@@ -319,7 +319,7 @@ def test_cache_reads_an_fbx_again_when_its_texture_appears(tmp_path) -> None:
     import os
 
     from texbudget import config as config_mod
-    from texbudget.scan import read_scene
+    from texbudget.scan.scene import read_scene
 
     old = 1_600_000_000_000_000_000  # outside the cache's racy window
     scene = ff.Scene(meshes=[ff.cube(materials=[0])], materials=["M"],

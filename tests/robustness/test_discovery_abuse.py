@@ -184,7 +184,7 @@ def test_files_change_while_the_scan_reads_them(tmp_path: Path, monkeypatch, how
 
 
 def test_file_deleted_between_discovery_and_reading(tmp_path: Path, monkeypatch) -> None:
-    import texbudget.scan as scan_mod
+    from texbudget.scan import scene as scan_mod
 
     _write(tmp_path, "ok.png", PNG)
     _write(tmp_path, "gone.dds", DDS)
@@ -204,7 +204,7 @@ def test_file_deleted_between_discovery_and_reading(tmp_path: Path, monkeypatch)
 
 
 def test_file_deleted_between_discovery_and_reading_is_tb005(tmp_path: Path, monkeypatch) -> None:
-    import texbudget.scan as scan_mod
+    from texbudget.scan import scene as scan_mod
 
     _write(tmp_path, "gone.dds", DDS)
     real = scan_mod.discover
@@ -302,7 +302,7 @@ def test_non_utf8_names_are_cached_pruned_and_located_in_sarif(tmp_path: Path) -
     from tests.readers.gltf_factories import GltfBuilder
     from texbudget import config as config_mod
     from texbudget.cli import main
-    from texbudget.scan import read_scene
+    from texbudget.scan.scene import read_scene
 
     root = _non_utf8_tree(tmp_path)
     b = GltfBuilder()

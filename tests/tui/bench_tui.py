@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from texbudget import config as config_mod
 from texbudget import pipeline
 from texbudget.model import TextureFacts
-from texbudget.scan import Scan
+from texbudget.scan.scene import Scan
 from texbudget.tui.app import TexbudgetApp, make_app
 from texbudget.tui.widgets.assets import AssetTable
 

@@ -17,7 +17,7 @@ import pytest
 from texbudget import config as config_mod
 from texbudget import findings, pipeline
 from texbudget.model import AttributeFacts, MeshFacts, PrimitiveFacts, SceneFacts, TextureFacts
-from texbudget.scan import Scan
+from texbudget.scan.scene import Scan
 
 ROOT = Path("/scene")
 

@@ -591,7 +591,7 @@ async def test_hostile_names_are_shown_as_written(settings, config):
 
     from texbudget import findings as findings_mod
     from texbudget.model import evolve
-    from texbudget.scan import Scan
+    from texbudget.scan.scene import Scan
 
     from .conftest import SCAN
 

@@ -8,8 +8,8 @@ import sys
 import pytest
 
 CORE = (
-    "texbudget.cli", "texbudget.scan", "texbudget.pipeline", "texbudget.readers", "texbudget.sizing",
-    "texbudget.sizing.textures", "texbudget.policy", "texbudget.budget", "texbudget.report",
+    "texbudget.cli", "texbudget.scan.scene", "texbudget.pipeline", "texbudget.readers", "texbudget.sizing",
+    "texbudget.sizing.textures", "texbudget.policy.decision", "texbudget.budget.assessment", "texbudget.report",
     "texbudget.report.text", "texbudget.report.json", "texbudget.configwrite", "texbudget.alternatives",
     "texbudget.limits",
 )

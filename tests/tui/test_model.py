@@ -9,7 +9,7 @@ import pytest
 
 from texbudget import config as config_mod
 from texbudget import pipeline
-from texbudget.scan import Scan, read_scene
+from texbudget.scan.scene import Scan, read_scene
 from texbudget.tui import browse, scanning, state
 
 from .conftest import SCAN, make_config
@@ -115,7 +115,7 @@ def test_picker_options_and_the_one_in_force():
 @pytest.mark.parametrize("follow", ["tree", "gltf"])
 def test_batches_hold_what_one_read_scene_returns(follow):
     config = config_mod.load_for(DEMO)
-    config = replace(config, sections={**config.sections, "scan": {**config.sections["scan"], "follow": follow}})
+    config = replace(config, scan=replace(config.scan, follow=follow))
     seen: list[tuple[int, int]] = []
     parts = list(scanning.read_in_batches(DEMO, config, progress=lambda d, n: seen.append((d, n)), first=4))
     assert parts[0].files and not parts[0].textures  # discovery first

@@ -1,7 +1,7 @@
 """The alternatives table (texbudget/alternatives.py): formats × max sizes for one texture,
 with byte numbers recomputed here from the block formula and the D3D12 alignment rule, and
 the properties every table has (the current plan is one row with saves_bytes 0; every row
-priced again through apply_alternative + policy.price gives its own bytes)."""
+priced again through apply_alternative + policy.decision.price gives its own bytes)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from texbudget import policy
 from texbudget.alternatives import (
     Alternative,
     alternatives,
@@ -17,8 +16,10 @@ from texbudget.alternatives import (
     candidate_formats,
     max_sizes,
 )
+from texbudget.config import parse_rules
 from texbudget.model import TextureFacts, evolve
-from texbudget.policy import PolicySettings, decide, price
+from texbudget.policy.decision import decide, price
+from texbudget.policy.profiles import PolicySettings
 
 KIB = 1024
 BLOCKS = {  # format -> (block width, block height, bytes per block)
@@ -157,7 +158,7 @@ def test_stored_bc7_ktx2_keeps_its_format_as_current() -> None:
 
 def test_a_capped_plan_shows_the_uncapped_sizes_too() -> None:
     f = facts(w=4096, h=4096)
-    rules = policy.parse_rules([{"match": "tex/*", "max_size": 1024}], "test")
+    rules = parse_rules([{"match": "tex/*", "max_size": 1024}], "test")
     plan = decide(f, PolicySettings(), rules)
     assert (plan.width, plan.max_size) == (1024, 1024)
     alts = [a for a in alternatives(plan, f) if a.gpu_format == "BC1_RGB_SRGB"]
@@ -202,7 +203,7 @@ def test_quality_tier_drop_is_kept() -> None:
 
 def test_ignored_plan_costs_nothing_and_every_row_costs_more() -> None:
     f = facts()
-    rules = policy.parse_rules([{"match": "tex/*", "ignore": True}], "test")
+    rules = parse_rules([{"match": "tex/*", "ignore": True}], "test")
     plan = decide(f, PolicySettings(), rules)
     assert plan.ignored
     alts = alternatives(plan, f)
@@ -246,7 +247,7 @@ ROLE_NAMES = ("albedo", "normal", "orm", "rough", "height", "emissive")
 def test_properties(w, h, alpha, role, platform, quality, stored, stored_levels, cap) -> None:
     f = facts(path=f"t/x_{role}.{'dds' if stored else 'png'}", w=w, h=h, alpha=alpha, stored_format=stored,
               stored_levels=stored_levels if stored else 1, container="dds" if stored else "png")
-    rules = policy.parse_rules([{"match": "t/*", "max_size": cap}], "test") if cap else ()
+    rules = parse_rules([{"match": "t/*", "max_size": cap}], "test") if cap else ()
     plan = decide(f, PolicySettings(platform=platform, quality=quality), rules)
     now = price(plan)
     alts = alternatives(plan, f, platform=platform)

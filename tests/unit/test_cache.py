@@ -21,6 +21,7 @@ import pytest
 from texbudget import cache as cache_mod
 from texbudget import findings
 from texbudget.cache import CACHE_VERSION, Cache
+from texbudget.engine import EngineImport, UnityPlatform
 from texbudget.model import (
     AttributeFacts,
     Finding,
@@ -32,7 +33,6 @@ from texbudget.model import (
     TextureFacts,
     evolve,
 )
-from texbudget.policy import EngineImport, UnityPlatform
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -582,7 +582,7 @@ def test_one_decoder_keeps_one_copy_of_equal_mesh_parts():
 def test_a_pool_workers_message_round_trips_with_names_that_are_not_utf8():
     """A worker sends (chunk number, each file's blob, each file's dependencies) through
     ``cache.Codec``; a dependency's name may be in another encoding, a blob is bytes."""
-    from texbudget.scan import _MESSAGES
+    from texbudget.scan.reading import _MESSAGES
 
     name = os.fsdecode(b"maps/\xe9t\xe9.bin")
     blob = cache_mod.dumps(value(os.fsdecode(b"caf\xe9.png")))

@@ -6,9 +6,8 @@ import re
 
 import pytest
 
-from texbudget.budget import (
+from texbudget.budget.cards import (
     DEFAULT_CARDS,
-    BudgetSettings,
     Card,
     card_budget,
     load_cards,
@@ -16,6 +15,7 @@ from texbudget.budget import (
     resolve_cards,
     verdict_of,
 )
+from texbudget.budget.settings import BudgetSettings
 from texbudget.errors import UsageError
 
 GIB, MIB = 1 << 30, 1 << 20

@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from texbudget import deep, policy
+from texbudget import deep
+from texbudget.config import parse_rules
 from texbudget.model import TextureFacts
-from texbudget.policy import PolicySettings, decide, price
+from texbudget.policy.decision import decide, price
+from texbudget.policy.profiles import PolicySettings
 
 
 def block_chain(bpb: int, w: int, h: int) -> int:
@@ -196,7 +198,7 @@ def test_skipped_kinds(tmp_path: Path) -> None:
     for f in (stored, basis, hdr):
         assert deep.deep_inspect(path, f, decide(f, PolicySettings())) == ()
     src = TextureFacts(path="a.png", container="png", width=64, height=64)
-    rules = policy.parse_rules([{"match": "*.png", "ignore": True}], "t.toml")
+    rules = parse_rules([{"match": "*.png", "ignore": True}], "t.toml")
     assert deep.deep_inspect(path, src, decide(src, PolicySettings(), rules)) == ()
 
 

@@ -14,10 +14,19 @@ from pathlib import Path
 
 import pytest
 
-from texbudget import findings, policy
+from texbudget import findings
+from texbudget.engine import (
+    GODOT_MODES,
+    UNITY_COMPRESSION,
+    UNITY_FORMATS,
+    EngineImport,
+    UnityPlatform,
+)
 from texbudget.model import Finding, TextureFacts, evolve
-from texbudget.policy import EngineImport, PolicySettings, decide, price, read_engine_import
+from texbudget.policy.decision import _UNITY_TYPES, decide, price
+from texbudget.policy.profiles import PolicySettings
 from texbudget.readers import godot, unity
+from texbudget.readers.sidecars import read_engine_import
 
 DESKTOP = PolicySettings()
 MOBILE = PolicySettings(platform="mobile-astc")
@@ -114,7 +123,7 @@ def test_godot_uncompressed_modes(mode: str, fx: dict, fmt: str, bpp: int) -> No
         plan = decide(facts("tex/rock.png", 512, 256, **fx), settings, engine=e)
         assert (plan.gpu_format, plan.levels, plan.mips) == (fmt, 1, "none")
         assert price(plan).gpu_bytes == 512 * 256 * bpp
-    words = policy.GODOT_MODES[int(mode)]
+    words = GODOT_MODES[int(mode)]
     assert f"Godot .import: {words} → {fmt}, no mipmaps" in decide(facts(**fx), DESKTOP, engine=e).decided_by
 
 
@@ -525,9 +534,9 @@ def test_unity_template_parses_every_key() -> None:
     assert (e.alpha_source, e.alpha_is_transparency, e.ignore_mipmap_limit, e.max_size) == (2, False, True, 2048)
     assert e.texture_format is None  # the legacy top-level value is not used next to platformSettings
     assert e.platforms == (
-        policy.UnityPlatform("DefaultTexturePlatform", 2048, -1, 1, False),
-        policy.UnityPlatform("Standalone", 1024, 25, 2, True),
-        policy.UnityPlatform("Android", 512, 47, 1, False),
+        UnityPlatform("DefaultTexturePlatform", 2048, -1, 1, False),
+        UnityPlatform("Standalone", 1024, 25, 2, True),
+        UnityPlatform("Android", 512, 47, 1, False),
     )
     assert e.findings == ()
 
@@ -541,7 +550,7 @@ def test_unity_automatic_standalone(comp: int, fx: dict, fmt: str, bpb: int) -> 
     plan = decide(facts(**fx), DESKTOP, engine=un(comp=comp))
     assert plan.gpu_format == fmt
     assert price(plan).gpu_bytes == (chain(4, (1, 1), 1024, 1024) if bpb == 4 else chain(bpb, (4, 4), 1024, 1024))
-    words = policy.UNITY_COMPRESSION[comp]
+    words = UNITY_COMPRESSION[comp]
     assert plan.decided_by == f"Unity .meta (Default): Automatic, {words}, {'RGBA' if fx else 'RGB'} → {fmt}"
 
 
@@ -554,7 +563,7 @@ def test_unity_automatic_standalone(comp: int, fx: dict, fmt: str, bpb: int) -> 
 def test_unity_texture_types(texture_type: int, comp: int, role: str, fmt: str) -> None:
     plan = decide(facts(), DESKTOP, engine=un(texture_type=texture_type, comp=comp, srgb=0 if texture_type in (1, 10) else 1))
     assert (plan.role, plan.gpu_format) == (role, fmt)
-    if texture_type in policy._UNITY_TYPES:
+    if texture_type in _UNITY_TYPES:
         assert plan.decided_by.startswith("Unity .meta (Default): Automatic")
 
 
@@ -593,11 +602,11 @@ def test_unity_automatic_android_etc2(texture_type: int, fx: dict, fmt: str) -> 
     assert decide(facts(**fx), settings, engine=un(texture_type=texture_type)).gpu_format == fmt
 
 
-@pytest.mark.parametrize("code", sorted(policy.UNITY_FORMATS))
+@pytest.mark.parametrize("code", sorted(UNITY_FORMATS))
 def test_unity_every_texture_format_number(code: int) -> None:
     e = un(srgb=0, platforms=(("Standalone", 2048, code, 1, 1),))
     plan = decide(facts(w=256, h=256), DESKTOP, engine=e)
-    name, unity_name = policy.UNITY_FORMATS[code]
+    name, unity_name = UNITY_FORMATS[code]
     assert plan.gpu_format == name
     assert plan.decided_by.endswith(f"Unity .meta (Standalone override): format {unity_name} → {name}")
     assert price(plan).gpu_bytes > 0 and price(plan).mips[0].width == 256
@@ -689,7 +698,7 @@ def test_unity_legacy_54_meta() -> None:
     e = unity.parse_unity_meta(UNITY_54, "rock.png.meta", "rock.png.meta")
     assert isinstance(e, EngineImport)
     assert (e.texture_format, e.max_size, e.srgb, e.mipmaps) == (12, 1024, True, True)
-    assert e.platforms == (policy.UnityPlatform("Android", 512, 47, None, True),)
+    assert e.platforms == (UnityPlatform("Android", 512, 47, None, True),)
     d = decide(facts(w=2048, h=2048), DESKTOP, engine=e)
     assert (d.gpu_format, d.width) == ("BC3_SRGB", 1024)
     assert d.decided_by == "Unity .meta (TextureImporter): format DXT5 → BC3_SRGB, Max Size 1024"
@@ -711,7 +720,7 @@ def test_unity_list_items_indented_further() -> None:
         lines.append(line)
     e = unity.parse_unity_meta("\n".join(lines) + "\n", "a.meta", "a.meta")
     assert isinstance(e, EngineImport)
-    assert e.platforms == (policy.UnityPlatform("DefaultTexturePlatform", 2048, -1, 1, False),)
+    assert e.platforms == (UnityPlatform("DefaultTexturePlatform", 2048, -1, 1, False),)
 
 
 def test_unity_parser_stops_at_the_sprite_sheet() -> None:

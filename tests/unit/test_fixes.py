@@ -13,8 +13,14 @@ from dataclasses import replace
 
 import pytest
 
-from texbudget import budget as B
-from texbudget.model import TexturePlan, evolve
+from texbudget.budget import assessment
+from texbudget.budget import settings as budget_settings
+from texbudget.budget.cards import Card, resolve_cards
+from texbudget.budget.fixes import apply_fixes
+from texbudget.budget.inputs import AccelerationSummary, BudgetInputs, price_plan
+from texbudget.budget.settings import BudgetSettings, fix_family_for, settings_from_config
+from texbudget.config import BudgetSection
+from texbudget.model import ScenarioResult, TexturePlan, evolve
 from texbudget.sizing.targets import price_targets
 
 MIB, KIB = 1 << 20, 1 << 10
@@ -51,38 +57,38 @@ def plan(path: str, fmt: str, w: int, h: int, role: str = "albedo", *, levels: i
     )
 
 
-def card(usable: int, name: str = "test") -> B.Card:
+def card(usable: int, name: str = "test") -> Card:
     """A card whose usable bytes are exactly ``usable``."""
-    return B.Card(id=name, name=name, vram_bytes=usable, kind="generic", usable_bytes=usable)
+    return Card(id=name, name=name, vram_bytes=usable, kind="generic", usable_bytes=usable)
 
 
-def settings(**kw) -> B.BudgetSettings:
+def settings(**kw) -> BudgetSettings:
     base = {"cards": ("8GB",), "resolutions": ("1080p",), "rt": ("off",)}
     base.update(kw)
-    return B.BudgetSettings(**base)
+    return BudgetSettings(**base)
 
 
-def assess(inputs: B.BudgetInputs, s: B.BudgetSettings, cards) -> B.ScenarioResult:
-    (scenario,) = B.scenarios(s)
-    return B.assess(inputs, scenario, s, cards)
+def assess(inputs: BudgetInputs, s: BudgetSettings, cards) -> ScenarioResult:
+    (scenario,) = budget_settings.scenarios(s)
+    return assessment.assess(inputs, scenario, s, cards)
 
 
 def fixes_of(result, name: str) -> list[tuple]:
     return [(f.kind, f.path, f.group, f.value, f.saves_bytes) for f in result.fixes if f.card == name]
 
 
-def check_applied(inputs: B.BudgetInputs, s: B.BudgetSettings, cards, result=None) -> None:
+def check_applied(inputs: BudgetInputs, s: BudgetSettings, cards, result=None) -> None:
     """Every card's fixes, applied and re-assessed: the total falls by exactly their savings,
     the free bytes are what the report promised, and the card fits when it said it would."""
-    (scenario,) = B.scenarios(s)
-    result = result or B.assess(inputs, scenario, s, cards)
+    (scenario,) = budget_settings.scenarios(s)
+    result = result or assessment.assess(inputs, scenario, s, cards)
     for v in result.cards:
         fixes = [f for f in result.fixes if f.card == v.name]
         if v.verdict == "fits":
             assert not fixes and v.free_after_fixes_bytes is None
             continue
-        i2, sc2, s2 = B.apply_fixes(inputs, scenario, s, fixes)
-        after = B.assess(i2, sc2, replace(s2, fixes=False), cards)
+        i2, sc2, s2 = apply_fixes(inputs, scenario, s, fixes)
+        after = assessment.assess(i2, sc2, replace(s2, fixes=False), cards)
         assert result.total_bytes - after.total_bytes == sum(f.saves_bytes for f in fixes)
         fixed = next(c for c in after.cards if c.name == v.name)
         assert fixed.free_bytes == v.free_after_fixes_bytes
@@ -93,13 +99,13 @@ def check_applied(inputs: B.BudgetInputs, s: B.BudgetSettings, cards, result=Non
 # --- the clock tower ----------------------------------------------------------------------------
 
 
-def clocktower_scene() -> B.BudgetInputs:
+def clocktower_scene() -> BudgetInputs:
     """One uncompressed 8K normal map among forty 4K BC7 albedo textures in two folders."""
-    textures = [B.price_plan(plan("textures/buildings/clocktower_normal.ktx2", "R8G8B8A8_UNORM", 8192, 8192, "normal"))]
+    textures = [price_plan(plan("textures/buildings/clocktower_normal.ktx2", "R8G8B8A8_UNORM", 8192, 8192, "normal"))]
     for folder in ("buildings", "street"):
-        textures += [B.price_plan(plan(f"textures/{folder}/t{k:02}_albedo.ktx2", "BC7_SRGB", 4096, 4096))
+        textures += [price_plan(plan(f"textures/{folder}/t{k:02}_albedo.ktx2", "BC7_SRGB", 4096, 4096))
                      for k in range(20)]
-    return B.BudgetInputs(textures=tuple(textures))
+    return BudgetInputs(textures=tuple(textures))
 
 
 BC7_4K = align64k(chain(4096, 4096, 16))
@@ -165,13 +171,13 @@ def test_each_card_gets_its_own_cheapest_fixes():
 # --- several steps --------------------------------------------------------------------------------
 
 
-def materials_scene(n: int = 4) -> B.BudgetInputs:
+def materials_scene(n: int = 4) -> BudgetInputs:
     """n materials of an 8K BC7 albedo and an 8K BC5 normal, one folder each."""
     textures = []
     for k in range(n):
-        textures += [B.price_plan(plan(f"mat/m{k}/albedo.ktx2", "BC7_SRGB", 8192, 8192)),
-                     B.price_plan(plan(f"mat/m{k}/normal.ktx2", "BC5_UNORM", 8192, 8192, "normal"))]
-    return B.BudgetInputs(textures=tuple(textures))
+        textures += [price_plan(plan(f"mat/m{k}/albedo.ktx2", "BC7_SRGB", 8192, 8192)),
+                     price_plan(plan(f"mat/m{k}/normal.ktx2", "BC5_UNORM", 8192, 8192, "normal"))]
+    return BudgetInputs(textures=tuple(textures))
 
 
 def test_no_single_change_covers_it_largest_first_then_the_smallest_that_covers():
@@ -208,7 +214,7 @@ def test_no_single_change_covers_it_largest_first_then_the_smallest_that_covers(
 
 
 def test_a_cap_covers_in_one_change_several_powers_of_two_down():
-    inputs = B.BudgetInputs(textures=(B.price_plan(plan("hero/skin.dds", "BC7_SRGB", 8192, 8192, "skin")),))
+    inputs = BudgetInputs(textures=(price_plan(plan("hero/skin.dds", "BC7_SRGB", 8192, 8192, "skin")),))
     s = settings(headroom_fraction=0.0, upscaler="performance")
     rt = price_targets("deferred", 1920, 1080, upscaler="performance").total_bytes
     to_2048 = BC5_8K - BC7_2K  # 80 MiB
@@ -221,12 +227,12 @@ def test_a_cap_covers_in_one_change_several_powers_of_two_down():
 # --- the order of preference --------------------------------------------------------------------
 
 
-def preference_scene(*, uncompressed: bool, opaque: bool, mipped: bool) -> B.BudgetInputs:
-    normal = B.price_plan(plan("big/normal.ktx2", "R8G8B8A8_UNORM" if uncompressed else "BC5_UNORM", 8192, 8192, "normal"))
-    crates = tuple(B.price_plan(plan(f"props/crate_{x}.dds", "BC7_SRGB", 2048, 2048, levels=None if mipped else 1))
+def preference_scene(*, uncompressed: bool, opaque: bool, mipped: bool) -> BudgetInputs:
+    normal = price_plan(plan("big/normal.ktx2", "R8G8B8A8_UNORM" if uncompressed else "BC5_UNORM", 8192, 8192, "normal"))
+    crates = tuple(price_plan(plan(f"props/crate_{x}.dds", "BC7_SRGB", 2048, 2048, levels=None if mipped else 1))
                    for x in "ab")
-    return B.BudgetInputs(textures=(normal, *crates),
-                          opaque=frozenset(c.plan.path for c in crates) if opaque else frozenset())
+    return BudgetInputs(textures=(normal, *crates),
+                        opaque=frozenset(c.plan.path for c in crates) if opaque else frozenset())
 
 
 UPSCALER_QUALITY_1080 = 23_469_487  # deferred 1080p: native − quality (test_budget pins it)
@@ -275,9 +281,9 @@ def test_bc1_for_an_opaque_bc7_says_what_it_costs():
 
 
 def test_compaction_is_quality_neutral_and_wins_over_a_cap():
-    blas = B.AccelerationSummary(total_bytes=200 * MIB, blas_bytes=200 * MIB, blas_uncompacted_bytes=200 * MIB,
-                                 tlas_bytes=0, instance_desc_bytes=0, peak_scratch_bytes=0,
-                                 blas_compacted_bytes=100 * MIB)
+    blas = AccelerationSummary(total_bytes=200 * MIB, blas_bytes=200 * MIB, blas_uncompacted_bytes=200 * MIB,
+                               tlas_bytes=0, instance_desc_bytes=0, peak_scratch_bytes=0,
+                               blas_compacted_bytes=100 * MIB)
     inputs = replace(materials_scene(1), acceleration={"nvidia": blas})
     s = settings(headroom_fraction=0.0, rt=("nvidia",))
     total = assess(inputs, s, [card(1 << 40)]).total_bytes
@@ -295,16 +301,14 @@ def test_compaction_is_quality_neutral_and_wins_over_a_cap():
     ("mobile-etc2", "etc2"), ("mobile-vulkan", "astc"), ("mobile-etc2-gles3", "etc2"), ("console", "bc"),
 ])
 def test_fix_family_follows_the_platform(platform, family):
-    assert B.fix_family_for(platform) == family
-    assert B.BudgetSettings(platform=platform).fix_family == family
-    assert B.settings_from_config({"platform": platform}).fix_family == family
+    assert fix_family_for(platform) == family
+    assert BudgetSettings(platform=platform).fix_family == family
+    assert settings_from_config(BudgetSection(platform=platform)).fix_family == family
 
 
-def test_fix_formats_overrides_the_platform_and_is_checked():
-    assert B.BudgetSettings(platform="desktop", fix_formats="etc2").fix_family == "etc2"
-    assert replace(B.BudgetSettings(platform="desktop"), platform="mobile-astc").fix_family == "astc"
-    with pytest.raises(ValueError, match="budget fix_formats = 'pvrtc': allowed values are bc, astc, etc2"):
-        B.BudgetSettings(fix_formats="pvrtc")
+def test_fix_formats_overrides_the_platform():
+    assert BudgetSettings(platform="desktop", fix_formats="etc2").fix_family == "etc2"
+    assert replace(BudgetSettings(platform="desktop"), platform="mobile-astc").fix_family == "astc"
 
 
 RGBA8_2K = 2048 * 2048 * 4  # one level, 16 MiB
@@ -322,8 +326,8 @@ RGBA8_2K = 2048 * 2048 * 4  # one level, 16 MiB
     ("mobile-etc2", "R8G8B8A8_UNORM", "normal", False, "EAC_R11G11_UNORM", chain(2048, 2048, 16, levels=1)),
 ])
 def test_compress_targets_by_platform(platform, fmt, role, opaque, target, target_bytes):
-    tex = B.price_plan(plan("t/tex.png", fmt, 2048, 2048, role, levels=1))
-    inputs = B.BudgetInputs(textures=(tex,), opaque=frozenset({"t/tex.png"}) if opaque else frozenset())
+    tex = price_plan(plan("t/tex.png", fmt, 2048, 2048, role, levels=1))
+    inputs = BudgetInputs(textures=(tex,), opaque=frozenset({"t/tex.png"}) if opaque else frozenset())
     s = settings(headroom_fraction=0.0, platform=platform)
     r = assess(inputs, s, [card(tex.allocated_bytes + RT_1080 - 1)])  # one byte over
     assert fixes_of(r, "test") == [("compress", "t/tex.png", "", target, tex.allocated_bytes - align64k(target_bytes))]
@@ -332,8 +336,8 @@ def test_compress_targets_by_platform(platform, fmt, role, opaque, target, targe
 
 
 def test_no_bc1_suggestion_off_desktop():
-    tex = B.price_plan(plan("props/crate.dds", "BC3_SRGB", 1024, 1024))
-    inputs = B.BudgetInputs(textures=(tex,), opaque=frozenset({"props/crate.dds"}))
+    tex = price_plan(plan("props/crate.dds", "BC3_SRGB", 1024, 1024))
+    inputs = BudgetInputs(textures=(tex,), opaque=frozenset({"props/crate.dds"}))
     total = tex.allocated_bytes + RT_1080
     desktop = assess(inputs, settings(headroom_fraction=0.0), [card(total - 1)])
     mobile = assess(inputs, settings(headroom_fraction=0.0, platform="mobile-astc"), [card(total - 1)])
@@ -344,7 +348,7 @@ def test_no_bc1_suggestion_off_desktop():
 # --- every suggestion really fits ----------------------------------------------------------------
 
 
-def random_scene(seed: int) -> B.BudgetInputs:
+def random_scene(seed: int) -> BudgetInputs:
     rng = random.Random(seed)
     choices = [
         ("albedo", "BC7_SRGB"), ("albedo", "BC3_SRGB"), ("albedo", "R8G8B8A8_SRGB"), ("albedo", "BC1_RGB_SRGB"),
@@ -359,14 +363,14 @@ def random_scene(seed: int) -> B.BudgetInputs:
         p = plan(f"f{rng.randint(0, 5)}/t{i}.dds", fmt, w, h, role, levels=1 if rng.random() < 0.15 else None)
         p = evolve(p, tier_drop=min(rng.choice([0, 0, 1, 2]), p.levels - 1), streamed=rng.random() < 0.8,
                     layers=rng.choice([1, 1, 1, 4]))
-        textures.append(B.price_plan(p))
+        textures.append(price_plan(p))
         if rng.random() < 0.5:
             opaque.add(p.path)
-    accel = B.AccelerationSummary(total_bytes=300 * MIB, blas_bytes=280 * MIB, blas_uncompacted_bytes=280 * MIB,
-                                  tlas_bytes=20 * MIB, instance_desc_bytes=0, peak_scratch_bytes=0,
-                                  blas_compacted_bytes=rng.choice([140 * MIB, 280 * MIB]))
-    return B.BudgetInputs(textures=tuple(textures), opaque=frozenset(opaque), mesh_bytes=rng.randint(0, 500 * MIB),
-                          acceleration={"nvidia": accel})
+    accel = AccelerationSummary(total_bytes=300 * MIB, blas_bytes=280 * MIB, blas_uncompacted_bytes=280 * MIB,
+                                tlas_bytes=20 * MIB, instance_desc_bytes=0, peak_scratch_bytes=0,
+                                blas_compacted_bytes=rng.choice([140 * MIB, 280 * MIB]))
+    return BudgetInputs(textures=tuple(textures), opaque=frozenset(opaque), mesh_bytes=rng.randint(0, 500 * MIB),
+                        acceleration={"nvidia": accel})
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -374,7 +378,7 @@ def test_every_suggested_set_of_fixes_makes_the_card_fit(seed):
     rng = random.Random(1000 + seed)
     inputs = random_scene(seed)
     streaming = seed % 3 == 0
-    s = B.BudgetSettings(
+    s = BudgetSettings(
         cards=("8GB",), resolutions=(rng.choice(["1080p", "1440p", "4k"]),), rt=(rng.choice(["off", "nvidia"]),),
         streaming=streaming, streaming_pool_bytes=rng.choice([64 * MIB, 256 * MIB, 1000 * MIB]),
         platform=rng.choice(["desktop", "mobile-astc", "mobile-etc2"]), fix_min_cap_size=rng.choice([256, 1024]),
@@ -391,12 +395,12 @@ def test_every_suggested_set_of_fixes_makes_the_card_fit(seed):
 def test_the_shared_sequence_gives_the_same_fixes_in_any_order():
     """Scenarios share the texture steps of one inputs; a card asking for an earlier state
     (a smaller need after a bigger one) gets what a fresh search gives."""
-    s = B.BudgetSettings(cards="4GB,6GB,8GB,12GB", resolutions=("1080p", "1440p", "4k"), rt=("nvidia",))
-    cards = B.resolve_cards(s.cards)
-    scenarios = B.scenarios(s)
+    s = BudgetSettings(cards=("4GB", "6GB", "8GB", "12GB"), resolutions=("1080p", "1440p", "4k"), rt=("nvidia",))
+    cards = resolve_cards(s.cards)
+    scenarios = budget_settings.scenarios(s)
     shared = random_scene(7)
     shared = replace(shared, mesh_bytes=6 << 30)
-    in_order = [B.assess(shared, sc, s, cards) for sc in reversed(scenarios)][::-1]
-    fresh = [B.assess(replace(shared), sc, s, cards) for sc in scenarios]
+    in_order = [assessment.assess(shared, sc, s, cards) for sc in reversed(scenarios)][::-1]
+    fresh = [assessment.assess(replace(shared), sc, s, cards) for sc in scenarios]
     assert [r.fixes for r in in_order] == [r.fixes for r in fresh]
     assert any(r.fixes for r in fresh)

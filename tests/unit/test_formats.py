@@ -57,7 +57,7 @@ def test_names_are_unique_and_vk_names_consistent():
 def test_every_family_is_listed_and_used():
     used = {f.family for f in formats.all_formats()}
     assert used == set(formats.FAMILIES)
-    # what policy.py and budget.py read: only "uncompressed" rows get a compression fix
+    # what the policy and the budget's fixes read: only "uncompressed" rows get a compression fix
     assert formats.get("R8G8B8A8_UINT").family == "integer" and formats.get("R32_UINT").family == "integer"
     assert formats.get("R64_SFLOAT").family == "uncompressed" and formats.get("R8_BOOL").family == "integer"
     assert formats.get("G8B8G8R8_422_UNORM").family == "video" and formats.get("NV12").family == "video"
@@ -240,18 +240,18 @@ def test_bits_per_pixel():
     ("VK_FORMAT_BC7_UNORM_BLOCK", "BC7_UNORM", True), ("bc7", "BC7_UNORM", False),
 ])
 def test_rule_formats_take_every_kind_of_name(given, name, exact):
-    from texbudget.policy import parse_rules
+    from texbudget.config import parse_rules
 
     (rule,) = parse_rules([{"match": "a/**", "format": given}], "t.toml")
     assert (rule.format, rule.format_exact) == (name, exact)
 
 
 def test_rule_format_errors_say_how_to_give_a_number():
+    from texbudget.config import parse_rules
     from texbudget.errors import ConfigError
-    from texbudget.policy import parse_rules
 
     for given in ("vk:99999", True, 99999):
-        with pytest.raises(ConfigError, match=r"is not a GPU format.*or a number: vk:37, dxgi:28$"):
+        with pytest.raises(ConfigError, match=r"format = .*: not a GPU format.*or a number: vk:37, dxgi:28$"):
             parse_rules([{"match": "a", "format": given}], "t.toml")
 
 

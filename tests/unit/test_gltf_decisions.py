@@ -24,7 +24,7 @@ from tests.readers.test_gltf_images import ibl_glb
 from texbudget import pipeline
 from texbudget.cli import main
 from texbudget.config import load
-from texbudget.scan import read_scene
+from texbudget.scan.scene import read_scene
 
 #: 256x256, full chain, 4x4 blocks: 4096 + 1024 + 256 + 64 + 16 + 4 + 1 + 1 + 1 = 5463 blocks.
 BLOCKS_256 = 5463

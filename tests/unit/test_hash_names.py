@@ -13,10 +13,12 @@ import pytest
 
 from tests.readers import factories as fx
 from texbudget import config as config_mod
-from texbudget import limits, pipeline, policy
+from texbudget import limits, pipeline
+from texbudget.config import LimitsSection, parse_rules
 from texbudget.model import file_of, is_part
+from texbudget.policy.naming import role_from_name
 from texbudget.report import sarif
-from texbudget.scan import read_scene
+from texbudget.scan.scene import read_scene
 from texbudget.tui.browse import split
 
 GODOT_IMPORT = '[remap]\n\nimporter="texture"\ntype="CompressedTexture2D"\n\n[params]\n\ncompress/mode={mode}\nmipmaps/generate=true\n'
@@ -34,8 +36,8 @@ def test_file_of_cuts_only_a_parts_ending(path: str, file: str) -> None:
 
 
 def test_a_names_role_comes_from_the_whole_name() -> None:
-    assert policy.role_from_name("t/rock#1_n.png") == ("normal", "name '_n'")
-    assert policy.role_from_name("t/a.glb#image/3") == policy.role_from_name("t/a.glb")  # a part: its file's name
+    assert role_from_name("t/rock#1_n.png") == ("normal", "name '_n'")
+    assert role_from_name("t/a.glb#image/3") == role_from_name("t/a.glb")  # a part: its file's name
 
 
 def _scene(root: Path) -> None:
@@ -69,7 +71,7 @@ def test_a_file_named_with_a_hash_is_priced_as_a_file(tmp_path: Path) -> None:
     unused = {f.path for f in report.findings if f.code == "TB006"}
     assert unused == {"t/rock#1_n.png", "t#2/moss.png"}  # no material uses them
     # a check of only that file keeps its findings; SARIF locates them at the file itself
-    kept = limits.check_limits(report, {"max_size": 32, "forbid_unused": True}, only={"t/rock#1_n.png"})
+    kept = limits.check_limits(report, LimitsSection(max_size=32, forbid_unused=True), only={"t/rock#1_n.png"})
     assert sorted((f.code, f.path) for f in kept) == [("TB021", "t/rock#1_n.png"), ("TB029", "t/rock#1_n.png")]
     finding = next(f for f in report.findings if f.path == "t/rock#1_n.png")
     located = sarif.result(finding, 0)
@@ -80,11 +82,11 @@ def test_a_file_named_with_a_hash_is_priced_as_a_file(tmp_path: Path) -> None:
 
 
 def test_rules_match_such_a_file_by_its_whole_name() -> None:
-    (rule,) = policy.parse_rules([{"match": "rock*", "role": "height"}], "texbudget.toml")
+    (rule,) = parse_rules([{"match": "rock*", "role": "height"}], "texbudget.toml")
     assert rule.matches("t/rock#1_n.png")
-    (rule,) = policy.parse_rules([{"match": "rock", "role": "height"}], "texbudget.toml")
+    (rule,) = parse_rules([{"match": "rock", "role": "height"}], "texbudget.toml")
     assert not rule.matches("t/rock#1_n.png")  # "rock" is not its file
-    assert policy.parse_rules([{"match": "a.glb", "role": "height"}], "t.toml")[0].matches("t/a.glb#image/0")  # a part: its file too
+    assert parse_rules([{"match": "a.glb", "role": "height"}], "t.toml")[0].matches("t/a.glb#image/0")  # a part: its file too
 
 
 def test_a_gltf_in_a_folder_named_with_a_hash_finds_its_files(tmp_path: Path) -> None:

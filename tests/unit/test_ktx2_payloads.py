@@ -15,9 +15,10 @@ from tests.readers import ktx2_registry as reg
 from texbudget import config, pipeline
 from texbudget.cli import main
 from texbudget.model import TextureFacts
-from texbudget.policy import PolicySettings, decide, price
+from texbudget.policy.decision import decide, price
+from texbudget.policy.profiles import PolicySettings
 from texbudget.report import explain
-from texbudget.scan import read_scene
+from texbudget.scan.scene import read_scene
 
 UNKNOWN_VK = 1000999000  # a vkFormat number no format has
 
@@ -52,7 +53,7 @@ def test_basis_hdr_transcode_targets(platform: str, kind: str, fmt: str, size40:
 
 
 def test_a_rule_format_overrides_the_hdr_target() -> None:
-    from texbudget.policy import parse_rules
+    from texbudget.config import parse_rules
 
     rules = parse_rules([{"match": "*.ktx2", "format": "E5B9G9R9_UFLOAT"}], "t.toml")
     plan = decide(hdr_facts("UASTC_HDR_6x6i"), PolicySettings(platform="mobile-etc2"), rules)

@@ -26,11 +26,12 @@ import pytest
 
 from texbudget import cache as cache_mod
 from texbudget import config as config_mod
-from texbudget import scan as scan_mod
 from texbudget.model import ReadResult
-from texbudget.policy import read_engine_import
 from texbudget.readers import read_path
-from texbudget.scan import CacheStats, Scan, read_scene
+from texbudget.readers.sidecars import read_engine_import
+from texbudget.scan import job, pool, reading, scene
+from texbudget.scan.job import CacheStats
+from texbudget.scan.scene import Scan, read_scene
 
 REPO = Path(__file__).resolve().parents[2]
 OLD_NS = 1_704_067_200 * 10**9  # 2024-01-01, as make_tree writes
@@ -303,7 +304,7 @@ def test_a_custom_reader_never_uses_the_cache(tree):
 
 def test_the_pool_gives_the_same_scan(tree, monkeypatch):
     serial = read_scene(tree, CONFIG, jobs=1)
-    monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
+    monkeypatch.setattr(job, "POOL_MIN_FILES", 1)
     seen: list[tuple[int, int]] = []
     pooled = read_scene(tree, CONFIG, jobs=2, progress=lambda d, t: seen.append((d, t)))
     assert same(serial, pooled)
@@ -322,9 +323,9 @@ def test_the_pool_gives_the_same_scan(tree, monkeypatch):
 def test_the_spawned_pool_gives_the_same_scan(tree, monkeypatch):
     # A process with threads (the TUI) starts its workers with spawn, not fork.
     serial = read_scene(tree, CONFIG, jobs=1)
-    monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
-    monkeypatch.setattr(scan_mod, "POOL_CHUNK", 16)
-    monkeypatch.setattr(scan_mod, "_forked", scan_mod._spawned)
+    monkeypatch.setattr(job, "POOL_MIN_FILES", 1)
+    monkeypatch.setattr(job, "POOL_CHUNK", 16)
+    monkeypatch.setattr(job, "_forked", pool._spawned)
     seen: list[tuple[int, int]] = []
     assert same(serial, read_scene(tree, CONFIG, jobs=2, progress=lambda d, t: seen.append((d, t))))
     assert seen[-1] == (122, 122)
@@ -333,18 +334,18 @@ def test_the_spawned_pool_gives_the_same_scan(tree, monkeypatch):
 
 def test_files_are_read_grouped_by_type_and_the_scan_keeps_discovery_order(tree, monkeypatch):
     rels = ["a/1.png", "a/2.dds", "a/3.png", "b/4.glb", "b/5.dds", "b/6.png", "README"]
-    assert scan_mod._by_type(rels) == ["b/4.glb", "a/1.png", "a/3.png", "b/6.png", "a/2.dds", "b/5.dds", "README"]  # scenes first
-    assert scan_mod._by_type(["x.png", "y.png"]) == ["x.png", "y.png"]
+    assert job._by_type(rels) == ["b/4.glb", "a/1.png", "a/3.png", "b/6.png", "a/2.dds", "b/5.dds", "README"]  # scenes first
+    assert job._by_type(["x.png", "y.png"]) == ["x.png", "y.png"]
     read: list[str] = []
-    real = scan_mod._read_file
+    real = job._read_file
 
     def spy(root, rel, sidecar):
         read.append(rel)
         return real(root, rel, sidecar)
 
-    monkeypatch.setattr(scan_mod, "_read_file", spy)
+    monkeypatch.setattr(job, "_read_file", spy)
     scan = read_scene(tree, CONFIG, jobs=1)
-    assert read == scan_mod._by_type(list(scan.files)) and read != list(scan.files)
+    assert read == job._by_type(list(scan.files)) and read != list(scan.files)
     # the scan itself lists what it found in discovery's order, whatever the reading order
     order = {rel: k for k, rel in enumerate(scan.files)}
     paths = [t.path for t in scan.textures if "#" not in t.path]
@@ -372,23 +373,23 @@ def test_a_gltf_image_discovery_listed_needs_no_lstat_and_a_link_out_is_still_re
     assert [(f.path, f.code) for f in scan.findings if f.code in ("TB004", "TB074")] == [("img/link.png", "TB004"), ("s.gltf", "TB074")]
     assert not [p for p in walked if p.endswith("a.png")]  # listed by discovery: not walked again
     assert [p for p in walked if p.endswith("link.png")]  # not listed: walked, and refused
-    assert scan_mod.KNOWN_FILES.get() is None  # set only while the scan reads
+    assert scene.KNOWN_FILES.get() is None  # set only while the scan reads
 
 
 def test_the_chunk_tickets_are_each_taken_once_own_queue_first():
-    tickets = scan_mod._Tickets(6, split=2)
+    tickets = pool._Tickets(6, split=2)
     try:
         # this process takes its own (0, 1) first, a worker the rest first; then each other's
         assert [tickets.worker(), tickets(), tickets.worker(), tickets(), tickets()] == [2, 0, 3, 1, 4]
         assert [tickets.worker(), tickets.worker(), tickets()] == [5, None, None]
     finally:
         tickets.close()
-    many = scan_mod._Tickets(scan_mod.MAX_CHUNKS + 10)  # past the cap: left for the end
+    many = pool._Tickets(pool.MAX_CHUNKS + 10)  # past the cap: left for the end
     try:
         taken = list(iter(many, None))
     finally:
         many.close()
-    assert taken == list(range(scan_mod.MAX_CHUNKS))
+    assert taken == list(range(pool.MAX_CHUNKS))
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="F_SETPIPE_SZ is Linux's")
@@ -397,28 +398,28 @@ def test_a_result_pipe_is_widened_where_the_system_allows():
 
     read, write = os.pipe()
     try:
-        scan_mod._widen(write)
+        pool._widen(write)
         size = fcntl.fcntl(write, fcntl.F_GETPIPE_SZ)
     finally:
         os.close(read)
         os.close(write)
     limit = int(Path("/proc/sys/fs/pipe-max-size").read_text())
-    assert size == scan_mod.PIPE_BYTES if os.geteuid() == 0 or limit >= scan_mod.PIPE_BYTES else size >= 65536
+    assert size == pool.PIPE_BYTES if os.geteuid() == 0 or limit >= pool.PIPE_BYTES else size >= 65536
 
 
 def test_the_scenes_are_read_in_this_process_first(tree, monkeypatch):
-    monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
-    monkeypatch.setattr(scan_mod, "POOL_CHUNK", 16)
+    monkeypatch.setattr(job, "POOL_MIN_FILES", 1)
+    monkeypatch.setattr(job, "POOL_CHUNK", 16)
     here: list[str] = []
-    read_here = scan_mod._Job._read_here
+    read_here = job._Job._read_here
 
     def spy(job, rel, sidecar):
         here.append(rel)
         return read_here(job, rel, sidecar)
 
-    monkeypatch.setattr(scan_mod._Job, "_read_here", spy)
+    monkeypatch.setattr(job._Job, "_read_here", spy)
     scan = read_scene(tree, CONFIG, jobs=2)
-    scenes = [rel for rel in scan.files if scan_mod.is_scene(rel)]
+    scenes = [rel for rel in scan.files if reading.is_scene(rel)]
     assert scenes and here[: len(scenes)] == scenes
 
 
@@ -438,8 +439,8 @@ def _count_forks(monkeypatch) -> list[int]:
 
 
 def test_forked_workers_share_the_tickets_and_are_all_waited_for(tree, monkeypatch):
-    monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
-    monkeypatch.setattr(scan_mod, "POOL_CHUNK", 16)
+    monkeypatch.setattr(job, "POOL_MIN_FILES", 1)
+    monkeypatch.setattr(job, "POOL_CHUNK", 16)
     forked = _count_forks(monkeypatch)
     serial = read_scene(tree, CONFIG, jobs=1)
     assert same(serial, read_scene(tree, CONFIG, jobs=4))
@@ -450,7 +451,7 @@ def test_forked_workers_share_the_tickets_and_are_all_waited_for(tree, monkeypat
 
 
 def test_a_refused_fork_leaves_the_reading_to_this_process(tree, monkeypatch):
-    monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
+    monkeypatch.setattr(job, "POOL_MIN_FILES", 1)
     serial = read_scene(tree, CONFIG, jobs=1)
 
     def refused() -> int:
@@ -466,8 +467,8 @@ def test_a_refused_fork_leaves_the_reading_to_this_process(tree, monkeypatch):
 
 
 def test_no_more_workers_than_chunks_and_no_pipe_to_spare_is_fewer_workers(tree, monkeypatch):
-    monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
-    monkeypatch.setattr(scan_mod, "POOL_CHUNK", 16)
+    monkeypatch.setattr(job, "POOL_MIN_FILES", 1)
+    monkeypatch.setattr(job, "POOL_CHUNK", 16)
     serial = read_scene(tree, CONFIG, jobs=1)
     forked = _count_forks(monkeypatch)
     assert same(serial, read_scene(tree, CONFIG, jobs=256))  # 122 files: 8 chunks of 16
@@ -488,7 +489,7 @@ def test_no_more_workers_than_chunks_and_no_pipe_to_spare_is_fewer_workers(tree,
 
 
 def test_the_pool_runs_a_custom_reader(tree, monkeypatch):
-    monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
+    monkeypatch.setattr(job, "POOL_MIN_FILES", 1)
     assert same(read_scene(tree, CONFIG, jobs=2, reader=_plain_reader), read_scene(tree, CONFIG, jobs=1, reader=_plain_reader))
 
 
@@ -505,8 +506,8 @@ def _reader_dying_in_a_worker(args: tuple[Path, str]) -> tuple[str, ReadResult, 
 
 
 def test_chunks_a_dead_worker_took_are_read_here(tree, monkeypatch):
-    monkeypatch.setattr(scan_mod, "POOL_MIN_FILES", 1)
-    monkeypatch.setattr(scan_mod, "POOL_CHUNK", 16)
+    monkeypatch.setattr(job, "POOL_MIN_FILES", 1)
+    monkeypatch.setattr(job, "POOL_CHUNK", 16)
     seen: list[tuple[int, int]] = []
     pooled = read_scene(tree, CONFIG, jobs=2, reader=_reader_dying_in_a_worker, progress=lambda d, t: seen.append((d, t)))
     assert list(tree.parent.glob("died-*"))  # the worker took a chunk and died in it
@@ -518,8 +519,8 @@ def test_below_the_threshold_no_pool_is_started(tree, monkeypatch):
     def no_pool(*args, **kwargs):
         raise AssertionError("a pool was started")
 
-    monkeypatch.setattr(scan_mod._Job, "_pooled", no_pool)
-    assert scan_mod.POOL_MIN_FILES > 122
+    monkeypatch.setattr(job._Job, "_pooled", no_pool)
+    assert job.POOL_MIN_FILES > 122
     read_scene(tree, CONFIG, jobs=4)
 
 
@@ -572,7 +573,7 @@ _RUN = textwrap.dedent("""
     import hashlib, sys
     from pathlib import Path
     from texbudget import config
-    from texbudget.scan import read_scene
+    from texbudget.scan.scene import read_scene
     scan = read_scene(Path(sys.argv[1]), config.load(None), jobs=1, use_cache=True)
     parts = (scan.textures, scan.meshes, scan.scenes, scan.findings, scan.files, sorted(scan.engine.items()))
     print(hashlib.sha256(repr(parts).encode()).hexdigest(), scan.cache.status)
@@ -601,7 +602,7 @@ def test_two_runs_at_once_finish_with_equal_results(tmp_path):
 def test_read_one_is_the_registry_plus_the_sidecar(tree):
     path, rel = _png(tree)
     path.with_name(path.name + ".import").write_text(GODOT_IMPORT.format(mode=2))
-    got = scan_mod._read_one((tree, rel))
+    got = reading._read_one((tree, rel))
     assert got == (rel, read_path(tree, rel), read_engine_import(tree / rel, rel))
     assert got[2].compress_mode == 2
 
@@ -609,7 +610,7 @@ def test_read_one_is_the_registry_plus_the_sidecar(tree):
 def test_the_prefetched_source_serves_small_files_from_memory(tmp_path):
     data = bytes(range(256)) * 4
     (tmp_path / "s.bin").write_bytes(data)
-    src = scan_mod._Prefetched(rel="s.bin", root=tmp_path, path=str(tmp_path / "s.bin"), known_size=len(data), prefix=data)
+    src = reading._Prefetched(rel="s.bin", root=tmp_path, path=str(tmp_path / "s.bin"), known_size=len(data), prefix=data)
     (tmp_path / "s.bin").unlink()  # nothing below touches the disk
     assert src.size() == 1024 and src.head(16) == data[:16] and src.head(5000) == data
     with src.open() as f:
@@ -619,10 +620,10 @@ def test_the_prefetched_source_serves_small_files_from_memory(tmp_path):
 
 
 def test_the_prefetched_source_reads_past_its_prefix_from_disk(tmp_path):
-    data = os.urandom(scan_mod.PREFETCH_BYTES + 5000)
+    data = os.urandom(reading.PREFETCH_BYTES + 5000)
     (tmp_path / "b.bin").write_bytes(data)
-    prefix = data[: scan_mod.PREFETCH_BYTES]
-    src = scan_mod._Prefetched(rel="b.bin", root=tmp_path, path=str(tmp_path / "b.bin"), known_size=len(data), prefix=prefix)
+    prefix = data[: reading.PREFETCH_BYTES]
+    src = reading._Prefetched(rel="b.bin", root=tmp_path, path=str(tmp_path / "b.bin"), known_size=len(data), prefix=prefix)
     assert src.head(100) == data[:100]
     assert src.head(len(data) + 10) == data
     with src.open() as f:
@@ -631,7 +632,7 @@ def test_the_prefetched_source_reads_past_its_prefix_from_disk(tmp_path):
 
 
 def test_a_file_that_cannot_be_opened_is_the_registrys_finding(tmp_path):
-    result, engine = scan_mod._read_file(tmp_path, "gone.png", True)
+    result, engine = reading._read_file(tmp_path, "gone.png", True)
     assert engine is None
     assert result == read_path(tmp_path, "gone.png")
     assert [f.code for f in result.findings] in (["TB005"], ["TB001"])
@@ -642,7 +643,7 @@ _WARM_IMPORTS = textwrap.dedent("""
     from pathlib import Path
     from texbudget import config
     from texbudget.pipeline import build_settings, evaluate
-    from texbudget.scan import read_scene
+    from texbudget.scan.scene import read_scene
     cfg = config.load(None)
     scan = read_scene(Path(sys.argv[1]), cfg, use_cache=True)
     assert (scan.cache.hits, scan.cache.misses) == (122, 0), scan.cache
@@ -691,7 +692,7 @@ def test_what_a_caller_froze_stays_frozen():
     from texbudget.readers import meshes
 
     def paused():
-        with scan_mod.gc_paused():
+        with scene.gc_paused():
             _ = [[] for _ in range(1000)]
 
     def own_garbage():

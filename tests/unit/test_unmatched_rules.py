@@ -7,9 +7,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from texbudget import config as config_mod
-from texbudget import pipeline, policy
+from texbudget import pipeline
+from texbudget.config import parse_rules
 from texbudget.model import TextureFacts
-from texbudget.scan import Scan
+from texbudget.scan.scene import Scan
 
 TEXTURES = tuple(
     TextureFacts(path=p, container="png", width=256, height=256, channels=3)
@@ -53,7 +54,7 @@ def test_rules_that_name_no_texture_are_tb017() -> None:
 def test_what_ifs_and_a_scene_without_rules_give_none() -> None:
     scan = Scan(root=Path("/scene"), textures=TEXTURES)
     settings = _settings([{"match": "textures/*", "max_size": 128}])
-    what_if = policy.parse_rules([{"match": "gone.png", "max_size": 64}], "what-if")
+    what_if = parse_rules([{"match": "gone.png", "max_size": 64}], "what-if")
     assert pipeline.unmatched_rules(scan, replace(settings, rules=settings.rules + what_if)) == ()
     assert pipeline.unmatched_rules(scan, _settings([])) == ()
     empty = Scan(root=Path("/scene"))

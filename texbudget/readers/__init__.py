@@ -89,7 +89,7 @@ SNIFF_BYTES = 21
 #: The files a scan's discovery listed, as (root, relative paths): regular files inside the
 #: root (a symbolic link on the way stays inside it; discovery checked). A reader that must
 #: know whether a path another file names is such a file (a glTF's image URIs) looks here
-#: first and walks the path with ``lstat`` only when it is not listed. ``scan.read_scene``
+#: first and walks the path with ``lstat`` only when it is not listed. ``scan.scene.read_scene``
 #: sets it while it reads; forked pool workers inherit it; unset, every path is walked.
 KNOWN_FILES: ContextVar[tuple[str, Set[str]] | None] = ContextVar("texbudget_known_files", default=None)
 

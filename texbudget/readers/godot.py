@@ -1,4 +1,4 @@
-"""Godot 4 ``<texture>.import`` sidecars → ``policy.EngineImport``.
+"""Godot 4 ``<texture>.import`` sidecars → ``engine.EngineImport``.
 
 The file is Godot's ConfigFile text format: ``[remap]``, ``[deps]`` and ``[params]``
 sections of ``key=value`` lines, values written as Godot Variants (``"text"``, ``true``,
@@ -16,8 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from texbudget import findings
+from texbudget.engine import EngineImport
 from texbudget.model import Finding
-from texbudget.policy import EngineImport
 
 #: A .import is a few hundred bytes; anything this large is not one.
 MAX_IMPORT_BYTES = 256 * 1024

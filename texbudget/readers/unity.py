@@ -1,4 +1,4 @@
-"""Unity ``<texture>.meta`` sidecars → ``policy.EngineImport``, without a YAML library.
+"""Unity ``<texture>.meta`` sidecars → ``engine.EngineImport``, without a YAML library.
 
 A ``.meta`` is Unity's YAML: ``fileFormatVersion``, ``guid``, then one importer mapping
 (``TextureImporter:``) whose keys sit two spaces in, nested mappings four spaces in, and the
@@ -16,8 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from texbudget import findings
+from texbudget.engine import UNITY_AUTOMATIC, UNITY_FORMATS, EngineImport, UnityPlatform
 from texbudget.model import Finding
-from texbudget.policy import UNITY_AUTOMATIC, UNITY_FORMATS, EngineImport, UnityPlatform
 
 #: Only the head of a .meta is read; the importer settings come before the sprite sheet.
 MAX_META_BYTES = 1024 * 1024

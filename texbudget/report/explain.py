@@ -24,11 +24,13 @@ from typing import Any
 
 from msgspec.structs import fields
 
-from texbudget import __version__, formats, policy
+from texbudget import __version__, formats
 from texbudget.alternatives import Alternative, alternatives
+from texbudget.engine import EngineImport
 from texbudget.errors import UsageError
 from texbudget.model import Finding, MipLevel, PixelFormat, Record, TextureFacts, file_of, is_part
 from texbudget.pipeline import MeshRow, Report, TextureRow
+from texbudget.readers.sidecars import read_engine_import
 from texbudget.report.text import printable
 from texbudget.sizing import bvh
 from texbudget.sizing.meshes import DEFAULT_LAYOUT, VertexLayout, price_mesh
@@ -104,15 +106,15 @@ def _not_found(report: Report, path: str | Path) -> UsageError:
     return UsageError(f"{path}: no texture or mesh with this path in the scan of {report.root}{hint}")
 
 
-def _engine(report: Report, row: TextureRow, engines: Mapping[str, policy.EngineImport] | None) -> policy.EngineImport | None:
+def _engine(report: Report, row: TextureRow, engines: Mapping[str, EngineImport] | None) -> EngineImport | None:
     """The engine import settings for a texture: from ``engines`` (``Scan.engine``) when given,
     else read from the sidecar beside the file."""
     if engines is not None:
         return engines.get(row.facts.path)
     if is_part(row.facts.path):
         return None
-    found = policy.read_engine_import(Path(report.root) / row.facts.path, row.facts.path)
-    return found if isinstance(found, policy.EngineImport) else None
+    found = read_engine_import(Path(report.root) / row.facts.path, row.facts.path)
+    return found if isinstance(found, EngineImport) else None
 
 
 # --- shared text helpers ------------------------------------------------------------------------
@@ -260,7 +262,7 @@ def _decision_rows(row: TextureRow, report: Report) -> list[tuple[str, object]]:
     return out
 
 
-def _engine_lines(engine: policy.EngineImport | None) -> list[str]:
+def _engine_lines(engine: EngineImport | None) -> list[str]:
     if engine is None:
         return []
     label = {"godot": "Godot", "unity": "Unity"}.get(engine.engine, engine.engine)
@@ -270,7 +272,7 @@ def _engine_lines(engine: policy.EngineImport | None) -> list[str]:
     return out
 
 
-def explain_texture(row: TextureRow, report: Report, engine: policy.EngineImport | None = None) -> str:
+def explain_texture(row: TextureRow, report: Report, engine: EngineImport | None = None) -> str:
     """The explain text of one texture (``engine``: its Godot/Unity import settings, if any)."""
     f, p, c = row.facts, row.plan, row.cost
     model = report.settings.budget.allocation_model
@@ -391,7 +393,7 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def explain_json(row: Row, report: Report, engine: policy.EngineImport | None = None) -> dict[str, Any]:
+def explain_json(row: Row, report: Report, engine: EngineImport | None = None) -> dict[str, Any]:
     """The explain data of one asset, JSON-ready (``texbudget explain --format json``)."""
     found = [{"code": f.code, "severity": f.severity.value, "message": f.message} for f in _findings_for(report, row.facts.path)]
     if isinstance(row, TextureRow):
@@ -444,13 +446,13 @@ def explain_json(row: Row, report: Report, engine: policy.EngineImport | None = 
 # --- what cmd_explain prints ----------------------------------------------------------------------
 
 
-def explain_row(row: Row, report: Report, engines: Mapping[str, policy.EngineImport] | None = None) -> str:
+def explain_row(row: Row, report: Report, engines: Mapping[str, EngineImport] | None = None) -> str:
     if isinstance(row, TextureRow):
         return explain_texture(row, report, _engine(report, row, engines))
     return explain_mesh(row, report)
 
 
-def render(report: Report, path: str | Path, *, engines: Mapping[str, policy.EngineImport] | None = None) -> str:
+def render(report: Report, path: str | Path, *, engines: Mapping[str, EngineImport] | None = None) -> str:
     """The explain text for ``path`` (every asset inside it, for a glTF/GLB), or a UsageError
     naming the nearest known paths. ``engines`` is ``Scan.engine``; without it the sidecar
     beside each texture is read."""
@@ -460,7 +462,7 @@ def render(report: Report, path: str | Path, *, engines: Mapping[str, policy.Eng
     return "\n\n".join(explain_row(r, report, engines) for r in rows)
 
 
-def render_json(report: Report, path: str | Path, *, engines: Mapping[str, policy.EngineImport] | None = None) -> str:
+def render_json(report: Report, path: str | Path, *, engines: Mapping[str, EngineImport] | None = None) -> str:
     rows = find_assets(report, path)
     if not rows:
         raise _not_found(report, path)

@@ -33,14 +33,16 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from texbudget import budget as budget_mod
 from texbudget import config as config_mod
-from texbudget import configwrite, pipeline, policy
-from texbudget.config import Config
+from texbudget import configwrite, pipeline
+from texbudget.budget.cards import resolve_cards
+from texbudget.config import Config, parse_rules
 from texbudget.errors import TexbudgetError
 from texbudget.model import TextureCost
 from texbudget.pipeline import Report, Settings
-from texbudget.scan import Scan
+from texbudget.policy.decision import decide, price
+from texbudget.policy.rules import Rule
+from texbudget.scan.scene import Scan
 from texbudget.tui import browse as browse_mod
 from texbudget.tui import scanning, state
 from texbudget.tui.scanning import Scanner
@@ -165,7 +167,7 @@ class TexbudgetApp(App[int]):
     # --- lifecycle -------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        self.push_screen(MainScreen())
+        self.push_screen(MainScreen(self))
         self.start_scan()
         if self.watch_files:
             self._watch()
@@ -183,16 +185,16 @@ class TexbudgetApp(App[int]):
 
     # --- settings ------------------------------------------------------------------------
 
-    def extra_rules(self, skip: str | None = None) -> tuple[policy.Rule, ...]:
+    def extra_rules(self, skip: str | None = None) -> tuple[Rule, ...]:
         """Rules written this session (as the config file now has them), then the what-ifs
         (all but the one of ``skip``)."""
-        out: list[policy.Rule] = []
+        out: list[Rule] = []
         if self.written:
-            source = (self.config.path or self.config_target).name  # as build_settings names them
-            out += policy.parse_rules([*self.config.rules, *self.written], source)[len(self.config.rules):]
+            source = (self.config.path or self.config_target).name  # as the config names them
+            out += parse_rules(self.written, source, first=len(self.config.rules) + 1)
         what_ifs = [{"match": configwrite.glob_escape(k), **v} for k, v in self.what_ifs.items() if k != skip]
         if what_ifs:
-            out += policy.parse_rules(what_ifs, WHAT_IF)
+            out += parse_rules(what_ifs, WHAT_IF)
         return tuple(out)
 
     def settings(self, choices: state.Choices | None = None, skip: str | None = None) -> Settings:
@@ -212,7 +214,7 @@ class TexbudgetApp(App[int]):
         choices = self.choices.set(key, option.value, option.configured)
         try:
             settings = self.settings(choices)
-            budget_mod.resolve_cards(settings.budget.cards)
+            resolve_cards(settings.budget.cards)
         except (ValueError, TexbudgetError) as exc:
             self.notify(str(exc), severity="error", title="not applied", markup=False)
             return
@@ -397,7 +399,7 @@ class TexbudgetApp(App[int]):
         try:
             config = config_mod.load(self.config_target)
             settings = self.settings_for(config)
-            budget_mod.resolve_cards(state.apply(settings, self.choices).budget.cards)
+            resolve_cards(state.apply(settings, self.choices).budget.cards)
         except (ValueError, TexbudgetError) as exc:
             self.notify(f"{exc}; the settings before it are kept", severity="error", title="config not reloaded", markup=False)
             return False
@@ -451,7 +453,7 @@ class TexbudgetApp(App[int]):
     # --- assets and what-ifs ------------------------------------------------------------------
 
     def open_asset(self, key: str) -> None:
-        self.push_screen(AssetScreen(key))
+        self.push_screen(AssetScreen(key, self))
 
     def set_what_if(self, key: str, what_if: dict[str, object]) -> None:
         clean = {k: v for k, v in what_if.items() if v is not None}
@@ -459,7 +461,7 @@ class TexbudgetApp(App[int]):
             return
         if clean:
             try:
-                policy.parse_rules([{"match": configwrite.glob_escape(key), **clean}], WHAT_IF)
+                parse_rules([{"match": configwrite.glob_escape(key), **clean}], WHAT_IF)
             except TexbudgetError as exc:
                 self.notify(str(exc), severity="error", title="what-if not applied", markup=False)
                 return
@@ -475,9 +477,9 @@ class TexbudgetApp(App[int]):
             return None
         settings = self.settings(skip=key)
         prepared = pipeline.prepare(self.scan)
-        plan = policy.decide(facts, settings.policy, settings.rules, self.scan.engine.get(key), prepared.slots.get(key, ()),
-                             alpha_unused=prepared.alpha_unused.get(key))
-        return policy.price(plan, settings.budget.allocation_model)
+        plan = decide(facts, settings.policy, settings.rules, self.scan.engine.get(key), prepared.slots.get(key, ()),
+                      alpha_unused=prepared.alpha_unused.get(key))
+        return price(plan, settings.budget.allocation_model)
 
     def write_what_if(self, key: str) -> int | None:
         """Append the what-if of ``key`` to the config file as a ``[[rule]]``; it then counts
@@ -529,9 +531,14 @@ SCAN_KEYS = ("scan.include", "scan.exclude", "scan.follow")
 
 def run(root: Path, config: Config, settings: Settings, paths: Sequence[Path] | None,
         *, jobs: int | None = None, use_cache: bool = False,
-        settings_for: Callable[[Config], Settings] | None = None) -> int:
-    """``texbudget tui``: run the app until the artist quits. Returns the exit code."""
-    scanner = partial(scanning.read_in_batches, jobs=jobs, use_cache=use_cache)
+        settings_for: Callable[[Config], Settings] | None = None, level: str | None = None) -> int:
+    """``texbudget tui``: run the app until the artist quits. Returns the exit code.
+    ``level``: a level's scene (relative to ``root``): the app shows what that level loads."""
+    scanner: Scanner = partial(scanning.read_in_batches, jobs=jobs, use_cache=use_cache)
+    if level is not None:
+        from texbudget.levels.reading import level_scanner
+
+        scanner = partial(level_scanner, scene=level, jobs=jobs, use_cache=use_cache)
     app = make_app(settings, root, config, paths, scanner, settings_for=settings_for)
     app.run()
     return app.return_code or 0

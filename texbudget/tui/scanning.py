@@ -3,7 +3,7 @@
 Textual-free. The app runs these in worker threads:
 
 - ``read_in_batches(root, config, paths, progress=...)`` is the default *scanner*: it
-  discovers once, then yields partial ``Scan`` objects through ``scan.read_scene`` (scene
+  discovers once, then yields partial ``Scan`` objects through ``scan.scene.read_scene`` (scene
   files first with the images they reference, then the rest in growing batches, so the screen
   fills in at once and every file is read once). A scanner may also return one whole ``Scan`` (tests pass a fake).
 - ``merge(base, part, touched)`` puts a partial scan into the one on screen: everything
@@ -22,7 +22,8 @@ from pathlib import Path
 from texbudget.config import Config
 from texbudget.discover import SIDECAR_SUFFIXES, discover
 from texbudget.model import file_of, is_part
-from texbudget.scan import Scan, follows_gltf, is_scene, read_scene
+from texbudget.scan.reading import is_scene
+from texbudget.scan.scene import Scan, follows_gltf, read_scene
 
 Progress = Callable[[int, int], None]
 #: ``scanner(root, config, paths, progress=callback) -> Scan | Iterable[Scan]``

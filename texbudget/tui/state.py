@@ -14,9 +14,10 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from texbudget import budget as budget_mod
-from texbudget import policy
+from texbudget.budget.cards import DEFAULT_CARDS, load_cards
 from texbudget.pipeline import Settings
+from texbudget.policy.profiles import QUALITY_TIERS, load_platforms
+from texbudget.policy.rules import Rule
 from texbudget.units import RESOLUTIONS, parse_resolution
 
 #: The settings keys of ``BudgetSettings`` the TUI switches.
@@ -56,7 +57,7 @@ class Choices:
         return Choices(MappingProxyType(new))
 
 
-def apply(base: Settings, choices: Choices, extra_rules: Sequence[policy.Rule] = ()) -> Settings:
+def apply(base: Settings, choices: Choices, extra_rules: Sequence[Rule] = ()) -> Settings:
     """The starting settings with the choices and ``extra_rules`` (appended, so they win)."""
     changes = dict(choices.overrides)
     bsettings = replace(base.budget, **changes) if changes else base.budget
@@ -93,8 +94,8 @@ def options_resolutions(base: Settings) -> tuple[Option, ...]:
 def options_quality(base: Settings) -> tuple[Option, ...]:
     configured = base.budget.quality
     out = [Option("as configured: " + ", ".join(configured), configured, True)]
-    out += [Option(q, (q,)) for q in policy.QUALITY_TIERS]
-    out.append(Option("every tier: " + ", ".join(policy.QUALITY_TIERS), tuple(policy.QUALITY_TIERS)))
+    out += [Option(q, (q,)) for q in QUALITY_TIERS]
+    out.append(Option("every tier: " + ", ".join(QUALITY_TIERS), tuple(QUALITY_TIERS)))
     return tuple(out)
 
 
@@ -114,15 +115,15 @@ def options_rt(base: Settings) -> tuple[Option, ...]:
 def options_platform(base: Settings) -> tuple[Option, ...]:
     configured = base.budget.platform
     out = [Option(f"as configured: {configured}", configured, True)]
-    out += [Option(name, name) for name in policy.load_platforms()]
+    out += [Option(name, name) for name in load_platforms()]
     return tuple(out)
 
 
 def options_cards(base: Settings) -> tuple[Option, ...]:
     configured = tuple(base.budget.cards)
-    cards = budget_mod.load_cards()
+    cards = load_cards()
     out = [Option("as configured: " + ", ".join(configured), configured, True)]
-    out.append(Option("8GB, 12GB, 16GB, 24GB", budget_mod.DEFAULT_CARDS))
+    out.append(Option("8GB, 12GB, 16GB, 24GB", DEFAULT_CARDS))
     generic = tuple(c.id for c in cards if c.kind == "generic")
     out.append(Option("every VRAM class: " + ", ".join(generic), generic))
     series: dict[str, list[str]] = {}

@@ -6,7 +6,7 @@ the what-if (format, size cap, mips) whose effect the matrix on this screen show
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import Any, ClassVar, cast
 
 from rich.table import Table
 from rich.text import Text
@@ -20,13 +20,11 @@ from textual.widgets import Checkbox, DataTable, Footer, Label, Select, Static
 from texbudget import alternatives as alt_mod
 from texbudget.pipeline import MeshRow, Report, TextureRow
 from texbudget.report.text import printable
+from texbudget.tui.host import ScreenHost
 from texbudget.tui.widgets.cells import Cell, bytes_cell, right
 from texbudget.tui.widgets.keyed import KeyedTable
 from texbudget.tui.widgets.matrix import VerdictMatrix
 from texbudget.units import human_bytes
-
-if TYPE_CHECKING:
-    from texbudget.tui.app import TexbudgetApp
 
 NO_CAP = "none"
 #: A ``max_size`` that lifts any cap (the largest a rule may give).
@@ -123,11 +121,9 @@ class AssetScreen(Screen):
     report: reactive[Report | None] = reactive(None, always_update=True)
     """The evaluation on screen (with the what-ifs); the app replaces it after every change."""
 
-    if TYPE_CHECKING:
-        app: TexbudgetApp  # for the type checker only: the app this screen runs in
-
-    def __init__(self, key: str) -> None:
+    def __init__(self, key: str, host: ScreenHost) -> None:
         super().__init__()
+        self.host = host  # the app: what the screen asks of it (``tui.host``)
         self.key = key
         self._alts: dict[str, alt_mod.Alternative] = {}
         self._options_for: str | None = None
@@ -152,7 +148,7 @@ class AssetScreen(Screen):
     NARROW = 110
 
     def on_mount(self) -> None:
-        self.report = self.app.report
+        self.report = self.host.report
         self.query_one("#asset-alts", AltTable).set_sort(["vram", "format"], key=lambda c: (c[0].raw, c[1].raw))
 
     def on_resize(self) -> None:
@@ -227,7 +223,7 @@ class AssetScreen(Screen):
         formats = alt_mod.candidate_formats(row.plan, row.facts, platform)
         longest = max(row.facts.width, row.facts.height, row.facts.depth)
         sizes = [s for s in alt_mod.max_sizes(longest) if s is not None]
-        current = self.app.what_ifs.get(self.key, {})
+        current = self.host.what_ifs.get(self.key, {})
         fmt = self.query_one("#wf-format", Select)
         fmt.set_options([(f, f) for f in formats])
         size = self.query_one("#wf-size", Select)
@@ -255,26 +251,26 @@ class AssetScreen(Screen):
             out["max_size"] = int(cast(str, size))  # a size option (str): Select.NULL is ruled out above
         row = find_row(self.report, self.key)
         mips = self.query_one("#wf-mips", Checkbox)
-        previous = self.app.what_ifs.get(self.key, {})
+        previous = self.host.what_ifs.get(self.key, {})
         decided = isinstance(row, TextureRow) and (row.plan.mips != "none")
         if not mips.disabled and ("mips" in previous or mips.value != decided):
             out["mips"] = mips.value
         return out
 
     def _decided_cap(self) -> int | None:
-        decided = self.app.decided_cost(self.key)
+        decided = self.host.decided_cost(self.key)
         return decided.plan.max_size if decided is not None else None
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        self.app.set_what_if(self.key, self._what_if())
+        self.host.set_what_if(self.key, self._what_if())
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
-        self.app.set_what_if(self.key, self._what_if())
+        self.host.set_what_if(self.key, self._what_if())
 
     def _show_effect(self, row: TextureRow) -> None:
         effect = self.query_one("#wf-effect", Static)
-        what_if = self.app.what_ifs.get(self.key)
-        decided = self.app.decided_cost(self.key)
+        what_if = self.host.what_ifs.get(self.key)
+        decided = self.host.decided_cost(self.key)
         text = Text()
         if self._stored(row):
             text.append(f"The file stores {row.facts.stored_format}: only a size cap applies (re-export to change format or mips).\n", style="dim")
@@ -290,7 +286,7 @@ class AssetScreen(Screen):
                 text.append(f"{'saves' if saved >= 0 else 'costs'} {human_bytes(abs(saved))}",
                             style="bold green" if saved > 0 else "bold red" if saved < 0 else "")
                 text.append(")")
-            text.append("\nw writes it to " + self.app.config_target.name + ", x resets it")
+            text.append("\nw writes it to " + self.host.config_target.name + ", x resets it")
         effect.update(text)
 
     # --- actions --------------------------------------------------------------------------
@@ -324,7 +320,7 @@ class AssetScreen(Screen):
         if not self._stored(row) and alt.mips != (row.plan.mips != "none"):
             what_if["mips"] = alt.mips
         if alt.current:
-            what_if = dict(self.app.what_ifs.get(self.key, {}))
+            what_if = dict(self.host.what_ifs.get(self.key, {}))
         with self.prevent(Select.Changed, Checkbox.Changed):
             fmt = self.query_one("#wf-format", Select)
             if "format" in what_if:
@@ -332,14 +328,14 @@ class AssetScreen(Screen):
             size = self.query_one("#wf-size", Select)
             cap = what_if.get("max_size")
             size.value = (NO_CAP if cap == LIFT_CAP else str(cap)) if cap else Select.NULL
-        self.app.set_what_if(self.key, what_if)
+        self.host.set_what_if(self.key, what_if)
 
     def action_back(self) -> None:
         self.app.pop_screen()
 
     def action_write(self) -> None:
-        self.app.write_what_if(self.key)
+        self.host.write_what_if(self.key)
 
     def action_reset(self) -> None:
         self._options_for = None
-        self.app.set_what_if(self.key, {})
+        self.host.set_what_if(self.key, {})

@@ -17,15 +17,13 @@ from textual.widgets import ContentSwitcher, DataTable, Footer, Input
 
 from texbudget.pipeline import Report
 from texbudget.tui import browse as browse_mod
+from texbudget.tui.host import ScreenHost
 from texbudget.tui.widgets.assets import SORTS, AssetChosen, AssetTable, FolderTable
 from texbudget.tui.widgets.breakdown import Breakdown
 from texbudget.tui.widgets.findings import FindingsView, FindingTable
 from texbudget.tui.widgets.keyed import KeyedTable
 from texbudget.tui.widgets.matrix import VerdictMatrix
 from texbudget.tui.widgets.settings_bar import ScanStatus, SettingsBar
-
-if TYPE_CHECKING:
-    from texbudget.tui.app import TexbudgetApp
 
 VIEWS = ("tree", "table", "findings")
 
@@ -74,11 +72,9 @@ class MainScreen(Screen):
     view: reactive[str] = reactive("table")
     """Which browser view is shown: "tree", "table" or "findings"."""
 
-    if TYPE_CHECKING:
-        app: TexbudgetApp  # for the type checker only: the app this screen runs in
-
-    def __init__(self) -> None:
+    def __init__(self, host: ScreenHost) -> None:
         super().__init__()
+        self.host = host  # the app: what the screen asks of it (``tui.host``)
         self._browser = "table"
         self.prebuilt: tuple[Report, browse_mod.Browse] | None = None  # rows the app built with a report
 
@@ -95,7 +91,7 @@ class MainScreen(Screen):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.report = self.app.report
+        self.report = self.host.report
         self.query_one("#filter", FilterInput).display = False
         self.query_one("#table", AssetTable).focus()
 
@@ -116,12 +112,12 @@ class MainScreen(Screen):
             self.selected = event.data_table.selected()
 
     def on_asset_chosen(self, event: AssetChosen) -> None:
-        self.app.open_asset(event.key)
+        self.host.open_asset(event.key)
 
     # --- actions ------------------------------------------------------------------------
 
     def action_pick(self, key: str) -> None:
-        self.app.pick(key)
+        self.host.pick(key)
 
     def watch_view(self, view: str) -> None:
         switcher = self.query_one(ContentSwitcher)
@@ -176,7 +172,7 @@ class MainScreen(Screen):
         if isinstance(table, FolderTable) and (key.endswith("/") or key == ".."):
             table.action_select_cursor()
             return
-        self.app.open_asset(key)
+        self.host.open_asset(key)
 
     def action_back(self) -> None:
         if self.view == "findings":

@@ -3,8 +3,8 @@
 ``decide`` turns the facts of one texture into a ``TexturePlan``: GPU format, size after any
 cap, mip chain, quality-tier mip drop, role, and ``decided_by`` — a short sentence naming the
 rule, engine setting, glTF slot, file name or header that chose it. ``price`` turns a plan
-into bytes with ``sizing.textures``. Both are pure; ``read_engine_import`` is the one I/O
-function here (it reads the Godot ``.import`` / Unity ``.meta`` sidecar beside a texture).
+into bytes with ``sizing.textures``. Both are pure; the engine sidecars they read are read by
+``readers.sidecars.read_engine_import`` (the records and tables are in ``texbudget.engine``).
 
 Order of strength (docs/policy.md §3):
 
@@ -14,540 +14,50 @@ Order of strength (docs/policy.md §3):
   rule's ``format``.
 - **Source images**: the role comes from a ``[[rule]]``, then the engine's import settings,
   then the glTF material slot, then the file name, then the header. The format comes from a
-  rule, then the engine (what Godot / Unity would produce), then the platform profile for the
-  role. The ``uncompressed`` reference profile ignores rules and engine settings.
-
-Rules are applied like CSS or ``.gitattributes``: every rule whose ``match`` fits the path
-applies in file order, and for each key the LAST matching rule that sets it wins.
+  rule, then the engine (what Godot / Unity would produce: the choices below), then the
+  platform profile for the role. The ``uncompressed`` reference profile ignores rules and
+  engine settings.
 """
 
 from __future__ import annotations
 
-import difflib
-import re
 import sys
-import tomllib
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import cache, lru_cache
-from importlib import resources
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from operator import attrgetter
-from pathlib import Path
 from types import MappingProxyType
 
 from msgspec.structs import fields, replace
 
 from texbudget import formats
-from texbudget.discover import glob_class
-from texbudget.errors import ConfigError, UsageError
+from texbudget.engine import (
+    GODOT_ARRANGEMENTS,
+    GODOT_IMPORTERS,
+    GODOT_MODES,
+    UNITY_AUTOMATIC,
+    UNITY_COMPRESSION,
+    UNITY_FORMATS,
+    EngineImport,
+    UnityPlatform,
+)
 from texbudget.model import (
     COMPOSED_CONTAINER,
-    Finding,
     PixelFormat,
-    Record,
     TextureCost,
     TextureFacts,
     TexturePlan,
-    file_of,
-    is_part,
 )
+from texbudget.policy.naming import role_from_header, role_from_name
+from texbudget.policy.profiles import COLOUR_ROLES, QUALITY_TIERS, PolicySettings
+from texbudget.policy.rules import _NO_RULES, Rule, _Applied, _cascade
 from texbudget.sizing import textures as sizing
 from texbudget.slots import role_from_slots
 
-# --- vocabulary --------------------------------------------------------------------------
-
-#: Every role a texture can have. Colour roles are sampled as sRGB.
-ROLES: tuple[str, ...] = ("albedo", "normal", "mask", "single", "height", "hdr", "emissive", "ui")
-COLOUR_ROLES = frozenset({"albedo", "emissive", "ui"})
-
-#: Quality tier -> top mip levels dropped (Unity's global texture mipmap limit).
-QUALITY_TIERS: Mapping[str, int] = MappingProxyType({"ultra": 0, "high": 1, "medium": 2, "low": 3})
-
-#: Keys a ``[[rule]]`` table may hold.
-RULE_KEYS: tuple[str, ...] = ("match", "role", "format", "max_size", "mips", "ignore", "platform", "note")
-_RULE_ACTIONS = ("role", "format", "max_size", "mips", "ignore")
-
-#: A profile's Basis transcode targets: LDR payloads by channels, HDR ones (RGB only) by codec.
-_TRANSCODE_KEYS = (*(f"{k}_{v}" for k in ("uastc", "etc1s") for v in ("rgb", "rgba", "r", "rg")),
-                   "uastc_hdr_4x4", "uastc_hdr_6x6i")
 #: Basis HDR pseudo-formats (formats.py) -> their transcode key.
 _HDR_TRANSCODE = {"UASTC_HDR_4x4": "uastc_hdr_4x4", "UASTC_HDR_6x6i": "uastc_hdr_6x6i"}
-_PROFILE_KEYS = frozenset({
-    "description", "family", "reference", "godot_target", "unity_build_target", "no_mips",
-    "formats", "formats_alpha", "high_quality", "high_quality_alpha", "max_size", "transcode",
-})
-FAMILIES = ("bc", "astc", "etc2", "uncompressed")
-
-
-# --- platform profiles -------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Profile:
-    """One platform profile from ``data/platforms.toml`` (documented in docs/policy.md)."""
-
-    name: str
-    description: str
-    family: str
-    godot_target: str  # "desktop" or "mobile"
-    unity_build_target: str
-    formats: Mapping[str, str]
-    formats_alpha: Mapping[str, str]
-    high_quality: Mapping[str, str]
-    high_quality_alpha: Mapping[str, str]
-    transcode: Mapping[str, str]
-    no_mips: frozenset[str] = frozenset()
-    max_size: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
-    reference: bool = False
-
-    def format_for(self, role: str, alpha: bool, high_quality: bool = False) -> str:
-        """The profile's format for a role (``hdr`` sources pass role "hdr")."""
-        if high_quality:
-            table = self.high_quality_alpha if alpha else self.high_quality
-            if role in table:
-                return table[role]
-        if alpha and role in self.formats_alpha:
-            return self.formats_alpha[role]
-        return self.formats[role]
-
-    def cap_for(self, role: str) -> int | None:
-        return self.max_size.get(role, self.max_size.get("*"))
-
-
-def _profile(name: str, raw: object) -> Profile:
-    where = f"platforms.toml [{name}]"
-    if not isinstance(raw, dict):
-        raise ValueError(f"{where} is not a table")
-    unknown = set(raw) - _PROFILE_KEYS
-    if unknown:
-        raise ValueError(f"{where}: unknown key {sorted(unknown)[0]!r}")
-
-    def table(key: str, *, full: bool = False) -> Mapping[str, str]:
-        body = raw.get(key, {})
-        bad = set(body) - set(ROLES)
-        if bad:
-            raise ValueError(f"{where}.{key}: unknown role {sorted(bad)[0]!r}")
-        if full and set(body) != set(ROLES):
-            raise ValueError(f"{where}.{key}: missing roles {sorted(set(ROLES) - set(body))}")
-        for role, fmt in body.items():
-            _check_format_name(fmt, f"{where}.{key}.{role}")
-        return MappingProxyType(dict(body))
-
-    transcode = raw.get("transcode", {})
-    if set(transcode) != set(_TRANSCODE_KEYS):
-        raise ValueError(f"{where}.transcode: needs exactly {', '.join(_TRANSCODE_KEYS)}")
-    for key, fmt in transcode.items():
-        _check_format_name(fmt, f"{where}.transcode.{key}")
-    caps = raw.get("max_size", {})
-    for role, cap in caps.items():
-        if role != "*" and role not in ROLES:
-            raise ValueError(f"{where}.max_size: unknown role {role!r}")
-        if not isinstance(cap, int) or isinstance(cap, bool) or cap < 1:
-            raise ValueError(f"{where}.max_size.{role}: must be a positive integer")
-    no_mips = raw.get("no_mips", [])
-    if any(r not in ROLES for r in no_mips):
-        raise ValueError(f"{where}.no_mips: unknown role")
-    family = raw.get("family")
-    if family not in FAMILIES:
-        raise ValueError(f"{where}.family: {family!r} is not one of {', '.join(FAMILIES)}")
-    godot = raw.get("godot_target")
-    if godot not in ("desktop", "mobile"):
-        raise ValueError(f"{where}.godot_target: must be 'desktop' or 'mobile'")
-    return Profile(
-        name=name, description=str(raw.get("description", "")), family=family,
-        godot_target=godot, unity_build_target=str(raw.get("unity_build_target", "Standalone")),
-        formats=table("formats", full=True), formats_alpha=table("formats_alpha"),
-        high_quality=table("high_quality"), high_quality_alpha=table("high_quality_alpha"),
-        transcode=MappingProxyType(dict(transcode)), no_mips=frozenset(no_mips),
-        max_size=MappingProxyType(dict(caps)), reference=bool(raw.get("reference", False)),
-    )
-
-
-def _check_format_name(name: object, where: str) -> None:
-    if not isinstance(name, str):
-        raise ValueError(f"{where}: format must be a string")
-    fmt = formats.find(name)
-    if fmt is None or fmt.name != name or fmt.transcodable:
-        raise ValueError(f"{where}: {name!r} is not a canonical GPU format name")
-
-
-@cache
-def load_platforms() -> Mapping[str, Profile]:
-    """The shipped platform profiles, by name, in file order."""
-    text = resources.files("texbudget.data").joinpath("platforms.toml").read_text("utf-8")
-    raw = tomllib.loads(text)
-    return MappingProxyType({name: _profile(name, body) for name, body in raw.items()})
-
-
-# --- settings, rules, engine sidecars ----------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class PolicySettings:
-    """The knobs of ``decide``: platform profile, quality tier, the high-quality switch.
-
-    ``unity_build_target`` overrides the profile's Unity platform (e.g. "iPhone")."""
-
-    platform: str = "desktop"
-    quality: str = "ultra"
-    high_quality: bool = False
-    unity_build_target: str | None = None
-
-    def __post_init__(self) -> None:
-        platforms = load_platforms()
-        if self.platform not in platforms:
-            raise UsageError(
-                f"unknown platform {self.platform!r}{_did_you_mean(self.platform, list(platforms))}; "
-                f"allowed: {', '.join(platforms)}"
-            )
-        if self.quality not in QUALITY_TIERS:
-            raise UsageError(
-                f"unknown quality {self.quality!r}{_did_you_mean(self.quality, list(QUALITY_TIERS))}; "
-                f"allowed: {', '.join(QUALITY_TIERS)}"
-            )
-
-    @property
-    def profile(self) -> Profile:
-        return load_platforms()[self.platform]
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """One ``[[rule]]`` table. ``index`` is its 1-based position in ``source``; ``keys`` are
-    the action keys the table sets (so a later ``ignore = false`` can undo an earlier one)."""
-
-    match: str
-    index: int
-    source: str
-    role: str | None = None
-    format: str | None = None  # canonical name
-    max_size: int | None = None
-    mips: bool | None = None
-    ignore: bool = False
-    platforms: tuple[str, ...] = ()  # empty = every platform
-    note: str = ""
-    keys: frozenset[str] = frozenset()
-    format_exact: bool = True  # False when the user wrote an alias ("BC7"): the role picks sRGB (a name or number is exact)
-
-    @property
-    def where(self) -> str:
-        return f"rule {self.index} in {self.source}"
-
-    def matches_any(self, paths: Collection[str], names: Collection[str]) -> bool:
-        """``matches`` for at least one of ``paths`` (every texture path and the file of
-        each part), ``names`` their last segments: one regular expression run over a set,
-        for ``pipeline.unmatched_rules``."""
-        regex = _glob_regex(self.match.removeprefix("/"))
-        return next(filter(regex.fullmatch, paths if "/" in self.match else names), None) is not None
-
-    def matches(self, path: str) -> bool:
-        """Glob semantics in docs/policy.md §5: a pattern without "/" matches the file name;
-        one with "/" matches the whole relative path; ``**`` crosses folders. Images inside a
-        glTF (``level.glb#image/2``) also match through their container's path."""
-        # A leading "/" anchors the pattern at the scan root, as in .gitignore ("/hero.png"
-        # is the root's hero.png only); a "/" anywhere else already does.
-        anchored = "/" in self.match
-        regex = _glob_regex(self.match.removeprefix("/"))
-        candidates = [path]
-        if is_part(path):
-            candidates.append(file_of(path))
-        for cand in candidates:
-            target = cand if anchored else cand.rsplit("/", 1)[-1]
-            if regex.fullmatch(target):
-                return True
-        return False
-
-
-@cache
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    out: list[str] = []
-    i, n = 0, len(pattern)
-    while i < n:
-        c = pattern[i]
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif c == "*":
-            out.append("[^/]*")
-            i += 1
-        elif c == "?":
-            out.append("[^/]")
-            i += 1
-        elif c == "[":
-            found = glob_class(pattern, i, "!")  # as fnmatch reads a class
-            if found is None:
-                out.append(re.escape(c))
-                i += 1
-            else:
-                out.append(found[0])
-                i = found[1]
-        else:
-            out.append(re.escape(c))
-            i += 1
-    return re.compile("".join(out))
-
-
-def _did_you_mean(word: str, options: Sequence[str]) -> str:
-    near = difflib.get_close_matches(word, list(options), n=1, cutoff=0.5)
-    return f" (did you mean {near[0]!r}?)" if near else ""
-
-
-def parse_rules(raw: Sequence[Mapping[str, object]], source: str) -> tuple[Rule, ...]:
-    """Validate ``[[rule]]`` tables. A bad rule raises ``ConfigError`` with one line naming the
-    file, the rule number, the key and what is allowed."""
-    rules: list[Rule] = []
-    platforms = list(load_platforms())
-    for index, table in enumerate(raw, 1):
-        where = f"{source}: [[rule]] #{index}"
-        if not isinstance(table, Mapping):
-            raise ConfigError(f"{where}: must be a table like {{ match = \"textures/**\", role = \"normal\" }}")
-        for key in table:
-            if key not in RULE_KEYS:
-                raise ConfigError(
-                    f"{where}: unknown key {key!r}{_did_you_mean(str(key), RULE_KEYS)}; "
-                    f"allowed: {', '.join(RULE_KEYS)}"
-                )
-        match = table.get("match")
-        if not isinstance(match, str) or not match.strip():
-            raise ConfigError(f"{where}: 'match' must be a non-empty glob string such as \"textures/**/*_n.png\"")
-        try:
-            _glob_regex(match.removeprefix("/"))
-        except re.error as exc:  # a class's range backwards: "[z-a]"
-            raise ConfigError(f"{where}: match {match!r} is not a glob: {exc.msg} in a [...] class") from None
-        values: dict[str, object] = {}
-        role = table.get("role")
-        if role is not None:
-            if role not in ROLES:
-                raise ConfigError(
-                    f"{where}: role {role!r} is unknown{_did_you_mean(str(role), ROLES)}; allowed: {', '.join(ROLES)}"
-                )
-            values["role"] = role
-        fmt_text = table.get("format")
-        if fmt_text is not None:
-            if isinstance(fmt_text, int) and not isinstance(fmt_text, bool):
-                fmt_text = str(fmt_text)  # format = 37: a VkFormat, as formats.find reads a bare number
-            fmt = formats.find(fmt_text) if isinstance(fmt_text, str) else None
-            if fmt is None or fmt.transcodable:
-                near = formats.nearest(str(fmt_text)) if isinstance(fmt_text, str) else []
-                hint = f" (did you mean {', '.join(repr(x) for x in near)}?)" if near else ""
-                raise ConfigError(
-                    f"{where}: format {fmt_text!r} is not a GPU format{hint}; "
-                    "allowed: the names `texbudget formats` lists, e.g. BC7_SRGB, BC5_UNORM, ASTC_6x6_SRGB, R8G8B8A8_UNORM, "
-                    "a Vulkan or DXGI name, or a number: vk:37, dxgi:28"
-                )
-            values["format"] = fmt.name
-            values["format_exact"] = not formats.is_alias(str(fmt_text))
-        max_size = table.get("max_size")
-        if max_size is not None:
-            if not isinstance(max_size, int) or isinstance(max_size, bool) or not 1 <= max_size <= 65536:
-                raise ConfigError(f"{where}: max_size {max_size!r} must be an integer from 1 to 65536 (texels on the longest side)")
-            values["max_size"] = max_size
-        for key in ("mips", "ignore"):
-            value = table.get(key)
-            if value is not None:
-                if not isinstance(value, bool):
-                    raise ConfigError(f"{where}: {key} {value!r} must be true or false")
-                values[key] = value
-        plat = table.get("platform")
-        plats: tuple[str, ...] = ()
-        if plat is not None:
-            items = [plat] if isinstance(plat, str) else plat
-            if not isinstance(items, list) or not items or not all(isinstance(p, str) for p in items):
-                raise ConfigError(f"{where}: platform must be a name or a list of names; allowed: {', '.join(platforms)}")
-            for p in items:
-                if p not in platforms:
-                    raise ConfigError(
-                        f"{where}: platform {p!r} is unknown{_did_you_mean(p, platforms)}; allowed: {', '.join(platforms)}"
-                    )
-            plats = tuple(items)
-        note = table.get("note", "")
-        if not isinstance(note, str):
-            raise ConfigError(f"{where}: note must be a string")
-        keys = frozenset(k for k in _RULE_ACTIONS if k in table)
-        if not keys:
-            raise ConfigError(f"{where}: sets nothing; give at least one of {', '.join(_RULE_ACTIONS)}")
-        rules.append(Rule(
-            match=match, index=index, source=source, role=values.get("role"),  # type: ignore[arg-type]
-            format=values.get("format"), max_size=values.get("max_size"),  # type: ignore[arg-type]
-            mips=values.get("mips"), ignore=bool(values.get("ignore", False)),  # type: ignore[arg-type]
-            platforms=plats, note=note, keys=keys,
-            format_exact=bool(values.get("format_exact", True)),
-        ))
-    return tuple(rules)
-
-
-class UnityPlatform(Record, frozen=True):
-    """One ``platformSettings`` entry of a Unity TextureImporter."""
-
-    build_target: str
-    max_size: int | None = None
-    texture_format: int = -1  # TextureImporterFormat number, -1 = Automatic
-    compression: int | None = None  # TextureImporterCompression: 0 none, 1 normal, 2 HQ, 3 LQ
-    overridden: bool = False
-
-
-class EngineImport(Record, frozen=True):
-    """What a Godot 4 ``.import`` or Unity ``.meta`` beside a texture says. ``None`` = the key
-    is absent (the engine's default applies). ``findings`` are settings texbudget did not
-    understand (the profile decided those); ``settings`` are the raw pairs read, for
-    ``texbudget explain``."""
-
-    engine: str  # "godot" or "unity"
-    source: str  # the sidecar's file name, e.g. "rock_n.png.import"
-    importer: str  # Godot importer ("texture", "2d_array_texture", …) or Unity importer class
-    # --- Godot 4 [params]
-    compress_mode: int | None = None  # 0 lossless, 1 lossy, 2 VRAM compressed, 3 VRAM uncompressed, 4 Basis
-    high_quality: bool | None = None
-    high_quality_mode: int | None = None  # 0 automatic, 1 max quality, 2 compressed, 3 max compression
-    normal_map: int | None = None  # 0 detect, 1 enable, 2 disable
-    hdr_compression: int | None = None  # 0 disabled, 1 opaque only, 2 always
-    channel_pack: int | None = None  # 0 sRGB friendly, 1 optimized, 2 normal map (RG)
-    mipmaps: bool | None = None
-    mipmap_limit: int | None = None
-    size_limit: int | None = None  # 0 = none
-    detect_3d: int | None = None  # detect_3d/compress_to: 0 disabled, 1 VRAM compressed, 2 Basis
-    slices_horizontal: int | None = None
-    slices_vertical: int | None = None
-    arrangement: int | None = None  # cubemaps: 0 1x6, 1 2x3, 2 3x2, 3 6x1
-    layout: int | None = None  # cubemap arrays: 0 horizontal, 1 vertical
-    amount: int | None = None  # cubemap arrays: number of cubemaps
-    # --- Unity TextureImporter
-    texture_type: int | None = None  # 0 default, 1 normal map, 2 editor GUI, 7 cursor, 8 sprite, 10 single channel …
-    texture_shape: int | None = None  # 1 2D, 2 cube, 4 2D array, 8 3D
-    srgb: bool | None = None
-    alpha_source: int | None = None  # 0 none, 1 from input, 2 from grey scale
-    alpha_is_transparency: bool | None = None
-    max_size: int | None = None  # top-level maxTextureSize (legacy default)
-    compression: int | None = None  # top-level textureCompression (legacy default)
-    texture_format: int | None = None  # top-level textureFormat (legacy; used only without platformSettings)
-    single_channel_component: int | None = None
-    ignore_mipmap_limit: bool = False
-    flipbook_rows: int | None = None
-    flipbook_columns: int | None = None
-    generate_cubemap: int | None = None
-    platforms: tuple[UnityPlatform, ...] = ()
-    # --- both
-    findings: tuple[Finding, ...] = ()
-    settings: tuple[tuple[str, str], ...] = ()
-
-
-# --- naming conventions ------------------------------------------------------------------
-
-#: Last name token (before the extension, after dropping resolution/API tokens) -> role.
-#: Case-insensitive; tokens are split on "_", "-", "." and spaces. Documented in docs/policy.md.
-NAME_SUFFIXES: Mapping[str, str] = MappingProxyType({
-    **dict.fromkeys(("albedo", "basecolor", "basecolour", "diffuse", "diff", "col", "color",
-                     "colour", "d", "alb", "albedotransparency", "maintex"), "albedo"),
-    **dict.fromkeys(("normal", "normals", "nrm", "nor", "norm", "n", "nml", "normalmap",
-                     "bumpmap"), "normal"),
-    **dict.fromkeys(("orm", "arm", "rma", "mra", "mask", "maskmap", "metallicsmoothness",
-                     "metallicroughness", "occlusionroughnessmetallic"), "mask"),
-    **dict.fromkeys(("roughness", "rough", "metallic", "metal", "metalness", "ao", "occlusion",
-                     "ambientocclusion", "gloss", "glossiness", "smoothness", "opacity"), "single"),
-    **dict.fromkeys(("height", "disp", "displacement", "heightmap", "parallax"), "height"),
-    **dict.fromkeys(("emissive", "emission", "emit", "glow"), "emissive"),
-})
-#: Folder names (any level, case-insensitive) that make a texture UI.
-UI_FOLDERS: frozenset[str] = frozenset({"ui", "hud", "gui", "icons"})
-#: Tokens skipped at the end of a name: resolutions (2k, 4096, 1024x1024), normal-map API
-#: flavours (gl, dx), LOD and version marks.
-_NOISE = re.compile(r"^(?:\d+k|\d+|\d+x\d+|\d+px|gl|dx|ogl|opengl|directx|lod\d+|v\d+|srgb|linear)$")
-
-#: A name token and the separators before it.
-_NAME_TOKEN = re.compile(r"([_\-. ]*)([^_\-. ]+)")
-
-
-# Cached: a scene has far fewer folders than textures.
-@lru_cache(maxsize=4096)
-def _ui_folder(folders: str) -> str | None:
-    """The first folder of a ``/``-separated folder path that makes a texture UI, or None."""
-    return next((f for f in folders.split("/") if f.lower() in UI_FOLDERS), None)
-
-
-#: Every digit to "0": ``role_from_name`` gives the same answer for the folded path (a
-#: table for bytes: a UTF-8 path's multi-byte characters never hold an ASCII byte).
-_ZEROS = bytes.maketrans(b"123456789", b"000000000")
-
-
-def role_from_name(path: str) -> tuple[str, str] | None:
-    """(role, reason) from a UI folder, else the name's last meaningful token, or None.
-
-    Cached on the path with every digit folded to "0", which changes no answer: every token
-    with a digit is noise (``_NOISE`` matches "2k", "lod12", "v3", … whatever the digits) or
-    is no role name (none has a digit), a first token of digits is no convention whatever its
-    digits, and no UI folder name has a digit. So ``rock_0001_n.png`` and ``rock_0412_n.png``
-    are worked out once: a scene's generated names differ mostly in their numbers. (Only
-    ASCII digits are folded; a path with other digits is worked out as it is.) The key is
-    the path's UTF-8 bytes, folded by a byte table: a fifth of the cost of a regular
-    expression's substitution ("surrogatepass" keeps a name that was not UTF-8 on disk)."""
-    return _role_from_folded(path.encode("utf-8", "surrogatepass").translate(_ZEROS))
-
-
-@lru_cache(maxsize=16384)
-def _role_from_folded(folded: bytes) -> tuple[str, str] | None:
-    path = folded.decode("utf-8", "surrogatepass")
-    folders, _, name = file_of(path).rpartition("/")
-    ui = _ui_folder(folders) if folders else None
-    if ui is not None:
-        return "ui", f"folder '{ui}/'"
-    stem = name.rsplit(".", 1)[0] if "." in name else name
-    tokens = _NAME_TOKEN.findall(stem)
-    for i in range(len(tokens) - 1, -1, -1):
-        sep, token = tokens[i]
-        low = token.lower()
-        if i > 0 and _NOISE.match(low):
-            continue
-        if i == 0 and len(low) < 2:
-            return None  # "d.png" is no convention; "albedo.png" and "rock_d.png" are
-        role = NAME_SUFFIXES.get(low)
-        if role is None:
-            return None
-        return role, f"name '{(sep[-1:] if sep else '')}{low}'"
-    return None
-
-
-def role_from_header(facts: TextureFacts) -> tuple[str, str]:
-    if facts.hdr:
-        return "hdr", "header: HDR"
-    if facts.channels == 1 or (facts.grey and not facts.alpha):
-        return "single", "header: one grey channel"
-    if facts.alpha:
-        return "albedo", "header: colour with alpha"
-    return "albedo", "header: colour"
-
 
 # --- the decision ------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Applied:
-    """Rule keys after the cascade: key -> (value, rule that set it)."""
-
-    values: dict[str, tuple[object, Rule]] = field(default_factory=dict)
-
-    def get(self, key: str) -> tuple[object, Rule] | None:
-        return self.values.get(key)
-
-
-#: The cascade of no rules, shared: nothing writes to an _Applied once _cascade returns it.
-_NO_RULES = _Applied()
-
-
-def _cascade(path: str, rules: Sequence[Rule], platform: str) -> _Applied:
-    if not rules:
-        return _NO_RULES
-    applied = _Applied()
-    for rule in rules:
-        if rule.platforms and platform not in rule.platforms:
-            continue
-        if not rule.matches(path):
-            continue
-        for key in rule.keys:
-            applied.values[key] = (getattr(rule, key), rule)
-    return applied
 
 
 # Cached: a lookup in the fixed format table by name (the canonical names plans carry).
@@ -973,16 +483,6 @@ def _decide_source(
 
 # --- Godot 4 -----------------------------------------------------------------------------
 
-GODOT_MODES: Mapping[int, str] = MappingProxyType({
-    0: "lossless", 1: "lossy", 2: "VRAM compressed", 3: "VRAM uncompressed", 4: "Basis Universal",
-})
-#: Godot importer -> (defaults for compress/mode, mipmaps/generate)
-GODOT_IMPORTERS: Mapping[str, tuple[int, bool]] = MappingProxyType({
-    "texture": (0, False), "2d_array_texture": (1, True), "3d_texture": (1, True),
-    "cubemap_texture": (1, True), "cubemap_array_texture": (1, True),
-})
-GODOT_ARRANGEMENTS: Mapping[int, tuple[int, int]] = MappingProxyType({0: (1, 6), 1: (2, 3), 2: (3, 2), 3: (6, 1)})
-
 
 def _godot_channels(facts: TextureFacts, normal: bool) -> str:
     """Godot's ``Image::UsedChannels`` as far as the header tells it: L, LA, RG, RGB, RGBA."""
@@ -1117,77 +617,7 @@ def _godot_choice(engine: EngineImport, facts: TextureFacts, role: str, target: 
 
 # --- Unity -------------------------------------------------------------------------------
 
-#: TextureImporterFormat number -> (canonical format, Unity name). Source: UnityCsReference
-#: Editor/Mono/AssetPipeline/TextureImporterEnums.cs. RGB24 / RGB48 are expanded to four
-#: channels on the GPU (spec/textures.md §1.2); crunched formats are DXT/ETC on the GPU.
-UNITY_FORMATS: Mapping[int, tuple[str, str]] = MappingProxyType({
-    1: ("R8_UNORM", "Alpha8"),
-    2: ("R4G4B4A4_UNORM", "ARGB16"),
-    3: ("R8G8B8A8_UNORM", "RGB24"),
-    4: ("R8G8B8A8_UNORM", "RGBA32"),
-    5: ("B8G8R8A8_UNORM", "ARGB32"),
-    7: ("R5G6B5_UNORM", "RGB16"),
-    9: ("R16_UNORM", "R16"),
-    10: ("BC1_RGB_UNORM", "DXT1"),
-    12: ("BC3_UNORM", "DXT5"),
-    13: ("R4G4B4A4_UNORM", "RGBA16"),
-    15: ("R16_SFLOAT", "RHalf"),
-    16: ("R16G16_SFLOAT", "RGHalf"),
-    17: ("R16G16B16A16_SFLOAT", "RGBAHalf"),
-    18: ("R32_SFLOAT", "RFloat"),
-    19: ("R32G32_SFLOAT", "RGFloat"),
-    20: ("R32G32B32A32_SFLOAT", "RGBAFloat"),
-    22: ("E5B9G9R9_UFLOAT", "RGB9E5"),
-    24: ("BC6H_UFLOAT", "BC6H"),
-    25: ("BC7_UNORM", "BC7"),
-    26: ("BC4_UNORM", "BC4"),
-    27: ("BC5_UNORM", "BC5"),
-    28: ("BC1_RGB_UNORM", "DXT1Crunched"),
-    29: ("BC3_UNORM", "DXT5Crunched"),
-    30: ("PVRTC1_2BPP_UNORM", "PVRTC_RGB2"),
-    31: ("PVRTC1_2BPP_UNORM", "PVRTC_RGBA2"),
-    32: ("PVRTC1_4BPP_UNORM", "PVRTC_RGB4"),
-    33: ("PVRTC1_4BPP_UNORM", "PVRTC_RGBA4"),
-    34: ("ETC1_R8G8B8_UNORM", "ETC_RGB4"),
-    35: ("ETC1_R8G8B8_UNORM", "ATC_RGB4 (obsolete, now ETC_RGB4)"),
-    36: ("ETC2_R8G8B8A8_UNORM", "ATC_RGBA8 (obsolete, now ETC2_RGBA8)"),
-    41: ("EAC_R11_UNORM", "EAC_R"),
-    42: ("EAC_R11_SNORM", "EAC_R_SIGNED"),
-    43: ("EAC_R11G11_UNORM", "EAC_RG"),
-    44: ("EAC_R11G11_SNORM", "EAC_RG_SIGNED"),
-    45: ("ETC2_R8G8B8_UNORM", "ETC2_RGB4"),
-    46: ("ETC2_R8G8B8A1_UNORM", "ETC2_RGB4_PUNCHTHROUGH_ALPHA"),
-    47: ("ETC2_R8G8B8A8_UNORM", "ETC2_RGBA8"),
-    48: ("ASTC_4x4_UNORM", "ASTC_4x4"),
-    49: ("ASTC_5x5_UNORM", "ASTC_5x5"),
-    50: ("ASTC_6x6_UNORM", "ASTC_6x6"),
-    51: ("ASTC_8x8_UNORM", "ASTC_8x8"),
-    52: ("ASTC_10x10_UNORM", "ASTC_10x10"),
-    53: ("ASTC_12x12_UNORM", "ASTC_12x12"),
-    54: ("ASTC_4x4_UNORM", "ASTC_RGBA_4x4 (obsolete)"),
-    55: ("ASTC_5x5_UNORM", "ASTC_RGBA_5x5 (obsolete)"),
-    56: ("ASTC_6x6_UNORM", "ASTC_RGBA_6x6 (obsolete)"),
-    57: ("ASTC_8x8_UNORM", "ASTC_RGBA_8x8 (obsolete)"),
-    58: ("ASTC_10x10_UNORM", "ASTC_RGBA_10x10 (obsolete)"),
-    59: ("ASTC_12x12_UNORM", "ASTC_RGBA_12x12 (obsolete)"),
-    62: ("R8G8_UNORM", "RG16"),
-    63: ("R8_UNORM", "R8"),
-    64: ("ETC1_R8G8B8_UNORM", "ETC_RGB4Crunched"),
-    65: ("ETC2_R8G8B8A8_UNORM", "ETC2_RGBA8Crunched"),
-    66: ("ASTC_4x4_SFLOAT", "ASTC_HDR_4x4"),
-    67: ("ASTC_5x5_SFLOAT", "ASTC_HDR_5x5"),
-    68: ("ASTC_6x6_SFLOAT", "ASTC_HDR_6x6"),
-    69: ("ASTC_8x8_SFLOAT", "ASTC_HDR_8x8"),
-    70: ("ASTC_10x10_SFLOAT", "ASTC_HDR_10x10"),
-    71: ("ASTC_12x12_SFLOAT", "ASTC_HDR_12x12"),
-    72: ("R16G16_UNORM", "RG32"),
-    73: ("R16G16B16A16_UNORM", "RGB48"),
-    74: ("R16G16B16A16_UNORM", "RGBA64"),
-})
-#: Negative TextureImporterFormat values: Automatic (-1) and the obsolete automatic variants.
-UNITY_AUTOMATIC = frozenset({-1, -2, -3, -5, -6, -7})
-UNITY_COMPRESSION: Mapping[int, str] = MappingProxyType({0: "None", 1: "Normal Quality", 2: "High Quality", 3: "Low Quality"})
-UNITY_SHAPES: Mapping[int, str] = MappingProxyType({1: "2D", 2: "Cube", 4: "2D Array", 8: "3D"})
+
 _UNITY_KINDS = {"rgb": "RGB", "rgba": "RGBA", "hdr": "HDR", "normal": "normal map", "single": "single channel"}
 _UNITY_TARGET_ALIASES = {"iPhone": ("iPhone", "iOS"), "iOS": ("iPhone", "iOS")}
 
@@ -1304,21 +734,3 @@ def price(plan: TexturePlan, model: str = "d3d12") -> TextureCost:
         plan.faces, plan.layers, plan.tier_drop, model,
     )
     return TextureCost(plan=plan, mips=mips, gpu_bytes=content, allocated_bytes=allocated)
-
-
-# --- engine sidecars (I/O) ---------------------------------------------------------------
-
-
-def read_engine_import(texture_abspath: Path, rel: str | None = None) -> EngineImport | Finding | None:
-    """The Godot ``<file>.import`` or Unity ``<file>.meta`` beside a texture: an EngineImport,
-    a Finding when the sidecar exists but cannot be used, or None when there is none.
-    ``rel`` (the texture's path relative to the scan root) names the sidecar in findings."""
-    from texbudget.readers import godot, unity
-
-    godot_path = texture_abspath.with_name(texture_abspath.name + ".import")
-    if godot_path.is_file():
-        return godot.read_godot_import(godot_path, (rel + ".import") if rel else None)
-    unity_path = texture_abspath.with_name(texture_abspath.name + ".meta")
-    if unity_path.is_file():
-        return unity.read_unity_meta(unity_path, (rel + ".meta") if rel else None)
-    return None

@@ -1,0 +1,260 @@
+"""One ``read_scene``'s reading (``_Job``): cache lookups by signature (a file's stat
+and its sidecars'; a glTF's dependencies by their own), the serial or pooled reads of the
+misses grouped by type, storing what was read, the progress count, and what the cache did
+(``CacheStats``).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from texbudget import cache as cache_mod
+from texbudget.model import ReadResult
+from texbudget.scan.pool import MAX_CHUNKS, _forked, _spawned, _wait
+from texbudget.scan.reading import (
+    _MESSAGES,
+    Reader,
+    _dependencies,
+    _Deps,
+    _read_file,
+    _read_one,
+    has_dependencies,
+    is_scene,
+)
+from texbudget.scan.sidecars import _Folders, _stat
+
+Progress = Callable[[int, int], None]
+
+#: Fewest cache misses worth a process pool (measured, benchmarks/README.md).
+POOL_MIN_FILES = 2000
+#: Most files per chunk (the balancing step: the last wait is for one chunk at most).
+POOL_CHUNK = 128
+
+
+@dataclass(frozen=True)
+class CacheStats:
+    """What the cache did in one ``read_scene``: ``status`` is "on", "off" (not asked for),
+    "unavailable" (asked for, but the folder cannot be written: ``reason`` says why) or
+    "rebuilt" (it was corrupt; a TB007 finding is in the scan)."""
+
+    status: str = "off"
+    hits: int = 0
+    misses: int = 0
+    stored: int = 0
+    pruned: int = 0
+    reason: str = ""
+
+
+def _stats(cache: cache_mod.Cache, before: tuple[int, int, int, int], rebuilt: bool) -> CacheStats:
+    """What the cache did in this call (its counters minus ``before``)."""
+    if not cache.usable:
+        status = "unavailable"
+    elif rebuilt:
+        status = "rebuilt"
+    else:
+        status = "on"
+    hits, misses, stored, pruned = (now - then for now, then in zip(cache.counts(), before, strict=True))
+    return CacheStats(status, hits, misses, stored, pruned, cache.reason)
+
+
+class _Job:
+    """One ``read_scene``'s reading: cache lookups, the serial or pooled reads of misses,
+    storing what was read, and the progress count."""
+
+    def __init__(self, root: Path, cache: cache_mod.Cache | None, reader: Reader, jobs: int | None,
+                 progress: Progress | None, total: int, without_sidecars: frozenset[str] = frozenset()) -> None:
+        self.root = root
+        self.root_str = os.fspath(root)
+        self.cache = cache
+        self.reader = reader
+        self.jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+        self.progress = progress
+        self.total = total
+        self.done = 0
+        self.folders = _Folders(root, without_sidecars)  # folders discovery saw no sidecar in
+        self.followed: set[str] = set()
+
+    def step(self, n: int) -> None:
+        self.done += n
+        if self.progress and n:
+            self.progress(min(self.done, self.total), max(self.total, self.done))
+
+    def read(self, rels: Sequence[str]) -> dict[str, tuple[ReadResult, object]]:
+        """rel -> (ReadResult, engine) for every path, from the cache or read."""
+        out: dict[str, tuple[ReadResult, object]] = {}
+        sigs: dict[str, str] = {}  # the cache signature of each file
+        own: dict[str, str] = {}  # ... without its sidecars, for the few files that have one
+        with_sidecar: set[str] = set()
+        default = self.reader is _read_one
+        # without a cache, a file in a folder discovery saw no sidecar in needs nothing here
+        plain = self.folders.without if self.cache is None else frozenset()
+        for rel in rels if default else ():
+            if rel.rpartition("/")[0] in plain:
+                continue
+            sides = self.folders.sidecars(rel)
+            if sides:
+                with_sidecar.add(rel)
+            if self.cache is not None:
+                st = _stat(os.path.join(self.root_str, rel))
+                if st is not None:
+                    sigs[rel] = cache_mod.signature(st)
+                    if sides:
+                        own[rel] = sigs[rel]
+                        sigs[rel] = cache_mod.signature(st, sides)
+        dep_sig = functools.partial(self._dep_sig, sigs=sigs, own=own)
+        if self.cache is not None and sigs:
+            hits = self.cache.lookup(sigs, dep_sig)
+            for rel, value in hits.items():
+                out[rel] = value  # type: ignore[assignment]
+            self.step(len(hits))
+        misses = [r for r in rels if r not in out]
+        blobs = self._read_misses(misses, with_sidecar)
+        store = []
+        now = None
+        for rel, (value, blob, names) in blobs.items():
+            out[rel] = value
+            sig = sigs.get(rel)
+            if sig is None or self.cache is None:
+                continue
+            now = now or _now_ns()
+            if cache_mod.is_racy_signature(sig, now):
+                continue
+            deps: list[tuple[str, str]] = []
+            if has_dependencies(rel):
+                found = _dependencies(self.root, rel, value) if names is False else names
+                if found is None:
+                    continue
+                deps = [(d, dep_sig(d)) for d in found]
+            store.append((rel, sig, deps, blob if blob is not None else cache_mod.dumps(value)))
+        if self.cache is not None and store:
+            self.cache.store(store)
+        return out
+
+    def _dep_sig(self, rel: str, sigs: Mapping[str, str], own: Mapping[str, str]) -> str:
+        """A dependency's signature: its own stat only (no sidecars), from this run's
+        signatures when it is one of the files read."""
+        sig = own.get(rel) or sigs.get(rel)
+        if sig is not None:
+            return sig
+        return cache_mod.stat_signature(os.path.join(self.root_str, rel))
+
+    def _read_misses(self, rels: list[str], sidecar: set[str]) -> dict[str, tuple[tuple[ReadResult, object], bytes | None, _Deps]]:
+        """rel -> ((ReadResult, engine), cache blob or None, glTF dependencies or False when
+        not looked for) for the files to read."""
+        out: dict[str, tuple[tuple[ReadResult, object], bytes | None, _Deps]] = {}
+        rels = _by_type(rels)
+        if self.jobs > 1 and len(rels) >= POOL_MIN_FILES:
+            self._pooled(rels, sidecar, out)
+            return out
+        for rel in rels:
+            out[rel] = (self._read_here(rel, sidecar), None, False)
+            self.step(1)
+        return out
+
+    def _read_here(self, rel: str, sidecar: set[str]) -> tuple[ReadResult, object]:
+        """Read one file in this process; ``sidecar``: the files with an engine sidecar."""
+        if self.reader is _read_one:
+            return _read_file(self.root, rel, rel in sidecar)
+        _, result, engine = self.reader((self.root, rel))
+        return result, engine
+
+    def _pooled(self, rels: list[str], sidecar: set[str], out: dict) -> None:
+        """Read ``rels`` into ``out`` with ``jobs - 1`` worker processes and this one.
+
+        The files go in chunks, numbered; every process takes the next number from a shared
+        source (``_Tickets``, where this process reads the scenes first and the workers the
+        rest; ``_Counter`` when spawned), so no core waits while another has work and the
+        last wait is for one chunk at most. A worker sends each chunk back as
+        one message through its own pipe (``_MESSAGES``: each file's value as the cache
+        stores it, loaded as the cache loads its values), and this process takes them in
+        between its own chunks. No executor: its threads competed with this process's
+        reading for the interpreter lock, and the chunks it had queued for a worker could
+        not be taken back. A chunk a worker took but never sent (the worker died), or that
+        no process took, is read here at the end."""
+        from texbudget import readers
+
+        default = self.reader is _read_one
+        # Each file's value is loaded as the cache loads its values, sharing equal values
+        # across files (a custom reader's too: its engine is an EngineImport, a Finding or None).
+        decoder = cache_mod.Decoder(rels)
+        keep = self.cache is not None  # the values come as blobs, for the cache to store as is
+        if default:  # imported once here, before the fork, rather than in every worker
+            readers.preload({rel[rel.rfind("."):] for rel in rels})  # (what is no suffix loads nothing)
+        size = max(16, min(POOL_CHUNK, len(rels) // (self.jobs * 8)), -(-len(rels) // MAX_CHUNKS))
+        chunks = [rels[i : i + size] for i in range(0, len(rels), size)]
+        # The scenes lead (``_by_type``) and their chunks are this process's own queue
+        # (``_Tickets``): their results are the costliest to send (the 10k benchmark scan:
+        # 0.51 -> 0.46 s, median of 16).
+        scenes = next((k for k, rel in enumerate(rels) if not is_scene(rel)), len(rels))
+        split = -(-scenes // size)
+        done = [False] * len(chunks)
+        task = (self.root, chunks, sidecar, None if default else self.reader, keep)
+        # fork is cheap, inherits the imports and needs no multiprocessing; it is unsafe in a
+        # process with other threads (the TUI reads in a worker thread), where spawn is used.
+        start = _forked if threading.active_count() == 1 and hasattr(os, "fork") else _spawned
+        workers = min(self.jobs, len(chunks)) - 1  # a process per chunk at most
+        with start(task, len(chunks), workers, split) as (next_chunk, live, stop):
+
+            def read_here(k: int) -> None:
+                for rel in chunks[k]:
+                    out[rel] = (self._read_here(rel, sidecar), None, False)
+                done[k] = True
+                self.step(len(chunks[k]))
+
+            def take(receive: Any) -> bool:
+                """One message from a worker into ``out``; False at its end."""
+                try:
+                    number, blobs, deps = _MESSAGES.loads(receive.recv_bytes())
+                except (EOFError, OSError):
+                    live.remove(receive)
+                    return False
+                for rel, blob, names in zip(chunks[number], blobs, deps, strict=True):
+                    out[rel] = (decoder.loads(blob), blob if keep else None, names)
+                done[number] = True
+                self.step(len(blobs))
+                return True
+
+            while (k := next_chunk()) is not None:
+                read_here(k)
+                for receive in list(live):
+                    while receive in live and receive.poll() and take(receive):
+                        pass
+            while live:  # this process is done: wait for the workers' last chunks
+                for ready in _wait(live):
+                    take(ready)
+            stop(all(done))
+            for k in range(len(chunks)):  # taken by a worker that died before sending it
+                if not done[k]:
+                    read_here(k)
+
+
+def _by_type(rels: list[str]) -> list[str]:
+    """The files grouped by suffix, in walk order within each group: the scenes' groups
+    first (``_pooled`` reads them in this process), then the others in the order their first
+    file was found. Reading one type after another keeps each reader's code and data hot in
+    the CPU caches: the 10k benchmark tree reads in a fifth less time than in walk order,
+    where every folder mixes PNG, DDS, KTX2, TGA and GLB. What was read is keyed by path, so
+    the order of the results is the caller's."""
+    groups: dict[str, list[str]] = {}
+    for rel in rels:
+        key = rel.rpartition(".")[2]  # a grouping key only (suffix_of gives the suffix)
+        if key in groups:
+            groups[key].append(rel)
+        else:
+            groups[key] = [rel]
+    if len(groups) < 2:
+        return rels
+    ordered = sorted(groups.values(), key=lambda group: not is_scene(group[0]))  # stable
+    return [rel for group in ordered for rel in group]
+
+
+def _now_ns() -> int:
+    import time
+
+    return time.time_ns()
