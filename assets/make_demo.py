@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Make the texbudget demo scene: "Lantern Row", a market street at dusk.
 
-    python assets/make_demo.py --out assets/demo            # the committed tree
+    python assets/make_demo.py --out assets/demo            # the committed trees (and assets/godot_demo)
     python assets/make_demo.py --out /tmp/demo --summary    # and print the designed VRAM
 
 A small game level (glTF scene, ~200 textures, engine sidecars, a team config) that is small
@@ -33,6 +33,7 @@ can be retuned against what ``texbudget scan`` reports.
 from __future__ import annotations
 
 import argparse
+import base64
 import hashlib
 import io
 import json
@@ -40,7 +41,7 @@ import math
 import struct
 import sys
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -1525,6 +1526,728 @@ def st_disk(st: dict, rel: str) -> str:
 
 
 # =============================================================================================
+# The Godot 4 project: two levels that share props (assets/godot_demo, issue 23)
+#
+# "Lantern Row" as a Godot 4.6 project: a main menu and two levels, the market and the harbour,
+# that share the lantern posts, the crates and their materials. Every file is written as the
+# Godot 4.6 editor writes it (the official demo projects after their 4.6 upgrade are the model:
+# `[gd_scene format=3 uid=…]` without load_steps, `unique_id` on every node, ext_resource ids
+# `N_xxxxx`, `.import` files with `[remap]`/`[deps]`/`[params]`, `.uid` files for scripts and
+# shaders). Uids and ids are derived from names (sha256), never random, so the project is the
+# same on every run. Textures are flat PNGs drawn at low resolution, as in the glTF demo: a few
+# KiB on disk, megabytes in VRAM once Godot compresses them.
+# =============================================================================================
+
+GODOT_FOLDER = "godot_demo"  # beside the glTF demo: a scan of assets/demo must not change
+GODOT_FEATURES = '"4.6", "Forward Plus"'
+#: Godot's uid and scene-id alphabet: 'a'..'y' then '0'..'8' (ResourceUID::id_to_text and
+#: Resource::generate_scene_unique_id count ('z' - 'a') letters and ('9' - '0') digits).
+GODOT_ID_CHARS = "abcdefghijklmnopqrstuvwxy012345678"
+
+
+@dataclass(frozen=True)
+class GodotTex:
+    res: str  # path inside the project
+    size: tuple[int, int]
+    role: str  # albedo, normal, orm, emission, ui
+    look: Set  # the pattern it is drawn from (low_maps)
+    note: str = ""
+
+
+def gd_tex(res: str, n: int, role: str, look: str, color: tuple[int, int, int], rough: int = 170, metal: int = 0,
+           note: str = "") -> GodotTex:
+    return GodotTex(res, (n, n), role, Set(res.rsplit(".", 1)[0], n, "png", look, color, rough, metal), note)
+
+
+GODOT_TEXTURES: tuple[GodotTex, ...] = (
+    gd_tex("textures/cobble_albedo.png", 4096, "albedo", "cobble", (96, 88, 80), 200),
+    gd_tex("textures/cobble_normal.png", 4096, "normal", "cobble", (96, 88, 80)),
+    gd_tex("textures/planks_albedo.png", 4096, "albedo", "planks", (112, 84, 58), 190),
+    gd_tex("textures/planks_normal.png", 4096, "normal", "planks", (112, 84, 58)),
+    gd_tex("textures/iron_albedo.png", 1024, "albedo", "metal", (44, 46, 50), 120, 230),
+    gd_tex("textures/iron_normal.png", 1024, "normal", "metal", (44, 46, 50)),
+    gd_tex("textures/brass_albedo.png", 1024, "albedo", "metal", (180, 140, 60), 90, 240),
+    gd_tex("textures/brass_orm.png", 1024, "orm", "metal", (180, 140, 60), 90, 240),
+    gd_tex("textures/lantern_glow.png", 512, "emission", "glass", (255, 190, 110)),
+    gd_tex("textures/crate_albedo.png", 2048, "albedo", "planks", (150, 110, 70), 190),
+    gd_tex("textures/crate_normal.png", 2048, "normal", "planks", (150, 110, 70)),
+    gd_tex("textures/awning_albedo.png", 2048, "albedo", "stripes", (170, 50, 45), 210),
+    gd_tex("textures/water_foam.png", 1024, "albedo", "noise", (200, 215, 220), 60),
+    GodotTex("ui/title_card.png", (1920, 1080), "ui", Set("ui/title_card", 0, "png", "stripes", (30, 24, 40))),
+    gd_tex("textures/test/uv_checker.png", 4096, "albedo", "tiles", (128, 128, 128),
+           note="a UV test texture left in the project: no level loads it"),
+)
+GODOT_UNUSED = "textures/test/uv_checker.png"
+
+#: The two levels: the ground (material, columns x rows of 2 m tiles in one MultiMesh), the
+#: lantern posts, the market's stalls (x, z, quarter turns; each holds a crate stack) and the
+#: crate stacks standing on their own; the harbour's water is one more paving tile.
+GODOT_LEVELS: dict[str, dict] = {
+    "market": {"ground": ("materials/cobble.tres", 8, 8), "posts": [(-6, -6), (-6, 0), (-6, 6), (6, -6), (6, 0), (6, 6)],
+               "stalls": [(-4, -2, 0), (-4, 2, 0), (4, -2, 2), (4, 2, 2)], "stacks": [(0, 6)], "water": False},
+    "harbor": {"ground": ("materials/planks.tres", 8, 5), "posts": [(-6, -4), (-2, -4), (2, -4), (6, -4)],
+               "stalls": [], "stacks": [(-3, 2), (2, 3)], "water": True},
+}
+
+
+def godot_id(name: str, digits: int) -> str:
+    """``digits`` characters of Godot's id alphabet from a name (a fixed hash, not random)."""
+    n = int.from_bytes(hashlib.sha256(name.encode("utf-8")).digest()[:8], "big")
+    out = ""
+    for _ in range(digits):
+        n, c = divmod(n, len(GODOT_ID_CHARS))
+        out += GODOT_ID_CHARS[c]
+    return out
+
+
+def godot_uid(res: str) -> str:
+    """A resource uid as Godot writes one: a 63-bit id in base 34, most significant digit
+    first (``ResourceUID::id_to_text``); derived from the path, as the official demos' are."""
+    n = int.from_bytes(hashlib.sha256(("uid:" + res).encode("utf-8")).digest()[:8], "big") & 0x7FFF_FFFF_FFFF_FFFF
+    digits = ""
+    while True:
+        n, c = divmod(n, len(GODOT_ID_CHARS))
+        digits = GODOT_ID_CHARS[c] + digits
+        if not n:
+            return "uid://" + digits
+
+
+def gd_num(x: float) -> str:
+    """A number inside a constructor (``Vector3(1, 0.5, 0)``), as Godot writes a real: the
+    shortest text that reads back as the same float32, integral values without a point."""
+    f = np.float32(x)
+    if float(f).is_integer():
+        return str(int(f))
+    return np.format_float_positional(f, unique=True, trim="-")
+
+
+def gd_real(x: float) -> str:
+    """A float property on its own line (``roughness = 1.0``)."""
+    text = gd_num(x)
+    return text if "." in text else text + ".0"
+
+
+def gd_transform(origin: tuple[float, float, float], scale: tuple[float, float, float] = (1, 1, 1), quarter_turns: int = 0) -> str:
+    """``Transform3D(basis rows…, origin)`` of a scale and a yaw in quarter turns (exact)."""
+    c, s = ((1, 0), (0, 1), (-1, 0), (0, -1))[quarter_turns % 4]
+    sx, sy, sz = scale
+    basis = (c * sx, 0, s * sz, 0, sy, 0, -s * sx, 0, c * sz)
+    return "Transform3D(" + ", ".join(gd_num(v) for v in (*basis, *origin)) + ")"
+
+
+def texture_import(res: str, *, mode: int, normal_map: int = 0, mipmaps: bool = True, detect_3d: int = 0) -> str:
+    """A ``.import`` for ResourceImporterTexture as Godot 4.6 writes it on a desktop project
+    (S3TC/BPTC only). A texture a 3D material uses has been switched by the editor to VRAM
+    Compressed (``compress/mode=2``, ``detect_3d/compress_to=0``), a normal map to
+    ``compress/normal_map=1``; a 2D texture keeps Lossless (0) and ``detect_3d/compress_to=1``."""
+    name = res.rsplit("/", 1)[-1]
+    digest = hashlib.md5(("res://" + res).encode("utf-8")).hexdigest()  # Godot: source path's md5
+    if mode == 2:
+        dest = f"res://.godot/imported/{name}-{digest}.s3tc.ctex"
+        remap = (f'path.s3tc="{dest}"\nmetadata={{\n"imported_formats": ["s3tc_bptc"],\n"vram_texture": true\n}}\n')
+    else:
+        dest = f"res://.godot/imported/{name}-{digest}.ctex"
+        remap = f'path="{dest}"\nmetadata={{\n"vram_texture": false\n}}\n'
+    return (
+        f'[remap]\n\nimporter="texture"\ntype="CompressedTexture2D"\nuid="{godot_uid(res)}"\n{remap}\n'
+        f'[deps]\n\nsource_file="res://{res}"\ndest_files=["{dest}"]\n\n'
+        "[params]\n\n"
+        f"compress/mode={mode}\ncompress/high_quality=false\ncompress/lossy_quality=0.7\n"
+        "compress/uastc_level=0\ncompress/rdo_quality_loss=0.0\ncompress/hdr_compression=1\n"
+        f"compress/normal_map={normal_map}\ncompress/channel_pack=0\n"
+        f"mipmaps/generate={'true' if mipmaps else 'false'}\nmipmaps/limit=-1\n"
+        'roughness/mode=0\nroughness/src_normal=""\n'
+        "process/channel_remap/red=0\nprocess/channel_remap/green=1\nprocess/channel_remap/blue=2\n"
+        "process/channel_remap/alpha=3\nprocess/fix_alpha_border=true\nprocess/premult_alpha=false\n"
+        "process/normal_map_invert_y=false\nprocess/hdr_as_srgb=false\nprocess/hdr_clamp_exposure=false\n"
+        f"process/size_limit=0\ndetect_3d/compress_to={detect_3d}\n"
+    )
+
+
+def scene_import(res: str, external_materials: dict[str, str]) -> str:
+    """A ``.import`` for ResourceImporterScene (a ``.glb``) as Godot 4.6 writes it; a material
+    extracted to a file is listed under ``_subresources``."""
+    name = res.rsplit("/", 1)[-1]
+    dest = f"res://.godot/imported/{name}-{hashlib.md5(('res://' + res).encode('utf-8')).hexdigest()}.scn"
+    if external_materials:
+        entries = ",\n".join(
+            f'"{material}": {{\n"use_external/enabled": true,\n"use_external/fallback_path": "res://{path}",\n'
+            f'"use_external/path": "{godot_uid(path)}"\n}}'
+            for material, path in sorted(external_materials.items()))
+        subresources = f'_subresources={{\n"materials": {{\n{entries}\n}}\n}}\n'
+    else:
+        subresources = "_subresources={}\n"
+    return (
+        f'[remap]\n\nimporter="scene"\nimporter_version=1\ntype="PackedScene"\nuid="{godot_uid(res)}"\npath="{dest}"\n\n'
+        f'[deps]\n\nsource_file="res://{res}"\ndest_files=["{dest}"]\n\n'
+        "[params]\n\n"
+        'nodes/root_type=""\nnodes/root_name=""\nnodes/root_script=null\nnodes/apply_root_scale=false\n'
+        "nodes/root_scale=1.0\nnodes/import_as_skeleton_bones=false\nnodes/use_name_suffixes=false\n"
+        "nodes/use_node_type_suffixes=false\nmeshes/ensure_tangents=true\nmeshes/generate_lods=true\n"
+        "meshes/create_shadow_meshes=true\nmeshes/light_baking=1\nmeshes/lightmap_texel_size=0.2\n"
+        "meshes/force_disable_compression=false\nskins/use_named_skins=true\nanimation/import=true\n"
+        "animation/fps=30\nanimation/trimming=false\nanimation/remove_immutable_tracks=true\n"
+        'animation/import_rest_as_RESET=false\nimport_script/path=""\nmaterials/extract=0\n'
+        'materials/extract_format=0\nmaterials/extract_path=""\n'
+        f"{subresources}gltf/naming_version=2\ngltf/embedded_image_handling=1\n"
+    )
+
+
+class GodotText:
+    """One ``.tscn`` / ``.tres`` as Godot 4.6's ResourceFormatSaverText writes it: the header,
+    ext_resources (ids ``N_xxxxx``, in id order), sub_resources, then the main resource or the
+    nodes and connections, sections one blank line apart, one newline at the end."""
+
+    def __init__(self, res: str, *, resource_type: str = "", format: int = 3) -> None:
+        self.res, self.resource_type, self.format = res, resource_type, format
+        self.ext: list[str] = []
+        self.ext_ids: dict[str, str] = {}
+        self.sections: list[str] = []
+        self.body: list[str] = []
+
+    def ext_res(self, kind: str, path: str) -> str:
+        if path not in self.ext_ids:
+            rid = f"{len(self.ext) + 1}_{godot_id(self.res + '>' + path, 5)}"
+            self.ext_ids[path] = rid
+            self.ext.append(f'[ext_resource type="{kind}" uid="{godot_uid(path)}" path="res://{path}" id="{rid}"]')
+        return f'ExtResource("{self.ext_ids[path]}")'
+
+    def sub_res(self, kind: str, name: str, props: list[tuple[str, str]]) -> str:
+        sid = f"{kind}_{godot_id(self.res + '#' + name, 5)}"
+        self.sections.append("\n".join([f'[sub_resource type="{kind}" id="{sid}"]', *(f"{k} = {v}" for k, v in props)]))
+        return f'SubResource("{sid}")'
+
+    def node(self, name: str, kind: str | None = None, parent: str | None = None, instance: str | None = None,
+             props: Iterable[tuple[str, str]] = ()) -> None:
+        path = name if parent is None else f"{parent}/{name}"
+        head = f'[node name="{name}"'
+        if kind:
+            head += f' type="{kind}"'
+        if parent is not None:
+            head += f' parent="{parent}"'
+        head += f" unique_id={zlib.crc32((self.res + ':' + path).encode('utf-8')) & 0x7FFFFFFF}"
+        if instance:
+            head += f" instance={instance}"
+        self.body.append("\n".join([head + "]", *(f"{k} = {v}" for k, v in props)]))
+
+    def connection(self, signal: str, source: str, target: str, method: str) -> None:
+        self.body.append(f'[connection signal="{signal}" from="{source}" to="{target}" method="{method}"]')
+
+    def resource(self, props: list[tuple[str, str]]) -> None:
+        self.body.append("\n".join(["[resource]", *(f"{k} = {v}" for k, v in props)]))
+
+    def text(self) -> str:
+        if self.resource_type:
+            head = f'[gd_resource type="{self.resource_type}" format={self.format} uid="{godot_uid(self.res)}"]'
+        else:
+            head = f'[gd_scene format={self.format} uid="{godot_uid(self.res)}"]'
+        ext = ["\n".join(self.ext)] if self.ext else []
+        connections = [b for b in self.body if b.startswith("[connection")]
+        rest = [b for b in self.body if not b.startswith("[connection")]
+        blocks = [head, *ext, *self.sections, *rest]
+        if connections:
+            blocks.append("\n".join(connections))
+        return "\n\n".join(blocks) + "\n"
+
+
+def octahedral(v: np.ndarray) -> np.ndarray:
+    """Vector3::octahedron_encode: unit vectors -> [0, 1]^2."""
+    n = v / np.sum(np.abs(v), axis=1, keepdims=True)
+    x, y = n[:, 0].copy(), n[:, 1].copy()
+    back = n[:, 2] < 0
+    x[back] = (1 - np.abs(n[back, 1])) * np.where(n[back, 0] >= 0, 1, -1)
+    y[back] = (1 - np.abs(n[back, 0])) * np.where(n[back, 1] >= 0, 1, -1)
+    return np.stack([x * 0.5 + 0.5, y * 0.5 + 0.5], axis=1)
+
+
+def array_mesh_surface(part: Part, material: str | None) -> str:
+    """One ``_surfaces`` entry of an ArrayMesh as Godot 4.2+ stores it (format version 2,
+    attributes not compressed): vertex_data = every position (f32x3), then every normal and
+    tangent (u16x2 octahedral each); attribute_data = UV (f32x2); index_data u16; Godot's
+    clockwise winding. Base64 PackedByteArray, so the file is format=4."""
+    fmt = 1 | 2 | 4 | 16 | 4096 | (1 << 35)  # VERTEX NORMAL TANGENT TEX_UV INDEX, format version 2
+    pos = part.pos.astype(np.float32)
+    tan = tangents(part)
+    normal = octahedral(part.nrm)
+    tangent = octahedral(tan[:, :3])
+    tangent[:, 1] = np.maximum(tangent[:, 1], 1 / 32767) * 0.5 + 0.5
+    tangent[:, 1] = np.where(tan[:, 3] >= 0, tangent[:, 1], 1 - tangent[:, 1])
+    packed = np.clip(np.concatenate([normal, tangent], axis=1) * 65535, 0, 65535).astype("<u2")
+    vertex = pos.astype("<f4").tobytes() + packed.tobytes()
+    attribute = part.uv.astype("<f4").tobytes()
+    tri = part.idx.reshape(-1, 3)[:, [0, 2, 1]]  # glTF counter-clockwise -> Godot clockwise
+    index = tri.astype("<u2").tobytes()
+    lo, hi = pos.min(axis=0), pos.max(axis=0)
+    aabb = ", ".join(gd_num(v) for v in (*lo, *(hi - lo)))
+    lines = [
+        f'"aabb": AABB({aabb}),',
+        f'"attribute_data": PackedByteArray("{base64.b64encode(attribute).decode()}"),',
+        f'"format": {fmt},',
+        f'"index_count": {len(part.idx)},',
+        f'"index_data": PackedByteArray("{base64.b64encode(index).decode()}"),',
+    ]
+    if material:
+        lines.append(f'"material": {material},')
+    lines += ['"primitive": 3,', '"uv_scale": Vector4(0, 0, 0, 0),', f'"vertex_count": {len(part.pos)},',
+              f'"vertex_data": PackedByteArray("{base64.b64encode(vertex).decode()}")']
+    return "{\n" + "\n".join(lines) + "\n}"
+
+
+def glb_bytes(g: Gltf) -> bytes:
+    """A binary glTF (GLB) of a Gltf document and its buffer: JSON chunk padded with spaces,
+    BIN chunk with zeros (glTF 2.0 §4.4)."""
+    g.bin += bytes(-len(g.bin) % 4)
+    g.doc["buffers"] = [{"byteLength": len(g.bin)}]
+    js = json.dumps(g.doc, separators=(",", ":")).encode("utf-8")
+    js += b" " * (-len(js) % 4)
+    body = struct.pack("<II", len(js), 0x4E4F534A) + js + struct.pack("<II", len(g.bin), 0x004E4942) + bytes(g.bin)
+    return struct.pack("<III", 0x46546C67, 2, 12 + len(body)) + body
+
+
+def small_gltf() -> Gltf:
+    g = Gltf()
+    del g.doc["extensionsUsed"]
+    g.doc["samplers"] = []
+    return g
+
+
+def gltf_material(g: Gltf, name: str, *, albedo: str | None = None, normal: str | None = None,
+                  emission: str | None = None, color: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0),
+                  metallic: float = 0.0, roughness: float = 0.8) -> int:
+    pbr: dict = {"baseColorFactor": list(color), "metallicFactor": metallic, "roughnessFactor": roughness}
+    mat: dict = {"name": name, "pbrMetallicRoughness": pbr}
+    if albedo:
+        pbr["baseColorTexture"] = {"index": g.texture(albedo)}
+    if normal:
+        mat["normalTexture"] = {"index": g.texture(normal)}
+    if emission:
+        mat["emissiveTexture"] = {"index": g.texture(emission)}
+        mat["emissiveFactor"] = [1.0, 0.8, 0.5]
+    for tex in g.doc["textures"]:
+        tex.pop("sampler", None)
+    g.doc["materials"].append(mat)
+    return len(g.doc["materials"]) - 1
+
+
+class GodotProject:
+    """Writes the project and keeps what the README tells: every file, texture VRAM, meshes."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.files: dict[str, int] = {}
+        self.vram: dict[str, int] = {}
+        self.triangles: dict[str, int] = {}
+
+    def put(self, rel: str, data: bytes | str) -> None:
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        self.files[rel] = write(self.out / rel, raw)
+
+    # --- textures
+    def textures(self) -> None:
+        for t in GODOT_TEXTURES:
+            w, h = t.size
+            if t.role == "ui":
+                self.put(t.res, png_bytes(upscale(title_card(), w, h)))
+                self.put(t.res + ".import", texture_import(t.res, mode=0, mipmaps=False, detect_3d=1))
+                self.vram[t.res] = w * h * 4  # Lossless: RGBA8, no mips (a 2D texture)
+                continue
+            maps = low_maps(t.look)
+            pixels = maps["normal" if t.role == "normal" else "orm" if t.role == "orm" else "albedo"]
+            if t.res == GODOT_UNUSED:
+                pixels = uv_checker()
+            self.put(t.res, png_bytes(upscale(pixels, w, h)))
+            self.put(t.res + ".import", texture_import(t.res, mode=2, normal_map=1 if t.role == "normal" else 0))
+            self.vram[t.res] = source_vram("normal" if t.role == "normal" else "albedo", w, h)
+
+    # --- meshes
+    def meshes(self) -> None:
+        tile = quad((-1, 0, 1), (2, 0, 0), (0, 0, -2), 8, 8)
+        mesh = GodotText("meshes/paving_tile.tres", resource_type="ArrayMesh", format=4)
+        mesh.resource([("resource_name", '"PavingTile"'), ("_surfaces", f"[{array_mesh_surface(tile, None)}]")])
+        self.put(mesh.res, mesh.text())
+        self.triangles["meshes/paving_tile.tres#mesh/0"] = len(tile.idx) // 3
+        post = box(0.16, 3.0, 0.16)
+        mesh = GodotText("meshes/lamp_post.tres", resource_type="ArrayMesh", format=4)
+        iron = mesh.ext_res("Material", "materials/iron.tres")
+        mesh.resource([("resource_name", '"LampPost"'), ("_surfaces", f"[{array_mesh_surface(post, iron)}]")])
+        self.put(mesh.res, mesh.text())
+        self.triangles["meshes/lamp_post.tres#mesh/0"] = len(post.idx) // 3
+        # crate.glb: one box, its own material with albedo and normal textures beside it
+        g = small_gltf()
+        crate = box(0.8, 0.8, 0.8, 2)
+        material = gltf_material(g, "Crate", albedo="../textures/crate_albedo.png", normal="../textures/crate_normal.png")
+        g.mesh("Crate", [(crate, material)])
+        g.doc["nodes"] = [{"name": "Crate", "mesh": 0}]
+        g.doc["scenes"] = [{"name": "Scene", "nodes": [0]}]
+        self.put("models/crate.glb", glb_bytes(g))
+        self.put("models/crate.glb.import", scene_import("models/crate.glb", {}))
+        self.triangles["models/crate.glb#mesh/0"] = len(crate.idx) // 3
+        # lantern.glb: a brass frame (material extracted to materials/brass.tres by the
+        # .import) and four glass panes (the glTF's own material, an emissive texture)
+        g = small_gltf()
+        frame = box(0.3, 0.5, 0.3)
+        pane = quad((-0.12, 0.06, 0.151), (0.24, 0, 0), (0, 0.38, 0), 1, 1)
+        brass = gltf_material(g, "Brass", color=(0.7, 0.55, 0.25, 1.0), metallic=1.0, roughness=0.35)
+        glass = gltf_material(g, "Glass", emission="../textures/lantern_glow.png", roughness=0.1)
+        g.mesh("LanternFrame", [(frame, brass)])
+        g.mesh("LanternPane", [(pane, glass)])
+        nodes: list[dict] = [{"name": "Frame", "mesh": 0}]
+        for i, name in enumerate(("PaneNorth", "PaneEast", "PaneSouth", "PaneWest")):
+            nodes.append({"name": name, "mesh": 1, "rotation": [0.0, [0.0, 0.7071068, 1.0, 0.7071068][i], 0.0,
+                                                                 [1.0, 0.7071068, 0.0, -0.7071068][i]]})
+        nodes.append({"name": "Lantern", "children": [0, 1, 2, 3, 4]})
+        g.doc["nodes"] = nodes
+        g.doc["scenes"] = [{"name": "Scene", "nodes": [5]}]
+        self.put("models/lantern.glb", glb_bytes(g))
+        self.put("models/lantern.glb.import", scene_import("models/lantern.glb", {"Brass": "materials/brass.tres"}))
+        self.triangles["models/lantern.glb#mesh/0"] = len(frame.idx) // 3
+        self.triangles["models/lantern.glb#mesh/1"] = len(pane.idx) // 3
+
+    # --- materials
+    def materials(self) -> None:
+        for res, name, albedo, normal, extra in (
+            ("materials/cobble.tres", "Cobble", "textures/cobble_albedo.png", "textures/cobble_normal.png",
+             [("uv1_scale", "Vector3(2, 2, 2)")]),
+            ("materials/planks.tres", "Planks", "textures/planks_albedo.png", "textures/planks_normal.png",
+             [("uv1_scale", "Vector3(2, 2, 2)")]),
+            ("materials/iron.tres", "Iron", "textures/iron_albedo.png", "textures/iron_normal.png", []),
+        ):
+            mat = GodotText(res, resource_type="StandardMaterial3D")
+            a, n = mat.ext_res("Texture2D", albedo), mat.ext_res("Texture2D", normal)
+            metal = [("metallic", "0.8")] if name == "Iron" else []
+            mat.resource([("resource_name", f'"{name}"'), ("albedo_texture", a), *metal,
+                          ("roughness", "0.85" if name != "Iron" else "0.45"),
+                          ("normal_enabled", "true"), ("normal_texture", n), *extra])
+            self.put(res, mat.text())
+        mat = GodotText("materials/brass.tres", resource_type="ORMMaterial3D")
+        a, orm = mat.ext_res("Texture2D", "textures/brass_albedo.png"), mat.ext_res("Texture2D", "textures/brass_orm.png")
+        mat.resource([("resource_name", '"Brass"'), ("albedo_texture", a), ("orm_texture", orm), ("metallic", "1.0")])
+        self.put(mat.res, mat.text())
+
+    # --- scripts and shaders (Godot 4.4+ keeps their uid in a .uid file beside them)
+    def code(self) -> None:
+        self.put("menu/main_menu.gd", MENU_SCRIPT)
+        self.put("menu/main_menu.gd.uid", godot_uid("menu/main_menu.gd") + "\n")
+        self.put("shaders/water.gdshader", WATER_SHADER)
+        self.put("shaders/water.gdshader.uid", godot_uid("shaders/water.gdshader") + "\n")
+
+    # --- props: scenes the levels instance
+    def props(self) -> None:
+        s = GodotText("props/crate.tscn")
+        model = s.ext_res("PackedScene", "models/crate.glb")
+        shape = s.sub_res("BoxShape3D", "shape", [("size", "Vector3(0.8, 0.8, 0.8)")])
+        s.node("Crate", "StaticBody3D")
+        s.node("Model", parent=".", instance=model)
+        s.node("CollisionShape3D", "CollisionShape3D", ".", props=[("transform", gd_transform((0, 0.4, 0))), ("shape", shape)])
+        self.put(s.res, s.text())
+
+        s = GodotText("props/crate_stack.tscn")
+        crate = s.ext_res("PackedScene", "props/crate.tscn")
+        s.node("CrateStack", "Node3D")
+        for i, (origin, turns) in enumerate((((0, 0, 0), 0), ((0.85, 0, 0.1), 1), ((0.4, 0.8, 0.05), 3))):
+            s.node("Crate" if i == 0 else f"Crate{i + 1}", parent=".", instance=crate, props=[("transform", gd_transform(origin, quarter_turns=turns))])
+        self.put(s.res, s.text())
+
+        s = GodotText("props/lantern_post.tscn")
+        post = s.ext_res("ArrayMesh", "meshes/lamp_post.tres")
+        lantern = s.ext_res("PackedScene", "models/lantern.glb")
+        s.node("LanternPost", "Node3D")
+        s.node("Post", "MeshInstance3D", ".", props=[("mesh", post)])
+        s.node("Lantern", parent=".", instance=lantern, props=[("transform", gd_transform((0, 3, 0)))])
+        s.node("Light", "OmniLight3D", "Lantern", props=[("transform", gd_transform((0, 0.25, 0))),
+                                                        ("light_color", "Color(1, 0.75, 0.45, 1)"), ("omni_range", "6.0")])
+        self.put(s.res, s.text())
+
+        s = GodotText("props/stall.tscn")
+        tile = s.ext_res("ArrayMesh", "meshes/paving_tile.tres")
+        awning_tex = s.ext_res("Texture2D", "textures/awning_albedo.png")
+        crates = s.ext_res("PackedScene", "props/crate_stack.tscn")
+        awning = s.sub_res("StandardMaterial3D", "awning", [("resource_name", '"Awning"'), ("cull_mode", "2"),
+                                                            ("albedo_texture", awning_tex), ("roughness", "0.9")])
+        s.node("Stall", "Node3D")
+        s.node("Awning", "MeshInstance3D", ".", props=[("transform", gd_transform((0, 2.5, 0), (1.5, 1, 1))), ("mesh", tile),
+                                                      ("surface_material_override/0", awning)])
+        s.node("Crates", parent=".", instance=crates, props=[("transform", gd_transform((-0.5, 0, 0.5)))])
+        self.put(s.res, s.text())
+
+    # --- the levels and the menu
+    def level(self, res: str, root: str, ground: tuple[str, int, int], posts: list[tuple[float, float]],
+              extra: Callable[[GodotText], None]) -> None:
+        s = GodotText(res)
+        tile = s.ext_res("ArrayMesh", "meshes/paving_tile.tres")
+        material = s.ext_res("Material", ground[0])
+        lantern_post = s.ext_res("PackedScene", "props/lantern_post.tscn")
+        cols, rows = ground[1], ground[2]
+        buffer = []
+        for r in range(rows):
+            for c in range(cols):
+                buffer += [1, 0, 0, 2 * c - cols + 1, 0, 1, 0, 0, 0, 0, 1, 2 * r - rows + 1]
+        multimesh = s.sub_res("MultiMesh", "ground", [
+            ("transform_format", "1"), ("instance_count", str(cols * rows)), ("mesh", tile),
+            ("buffer", "PackedFloat32Array(" + ", ".join(gd_num(v) for v in buffer) + ")")])
+        env = s.sub_res("Environment", "env", [("background_mode", "1"), ("background_color", "Color(0.08, 0.07, 0.12, 1)"),
+                                               ("ambient_light_source", "2"), ("ambient_light_color", "Color(0.35, 0.3, 0.4, 1)")])
+        s.node(root, "Node3D")
+        s.node("WorldEnvironment", "WorldEnvironment", ".", props=[("environment", env)])
+        s.node("Moon", "DirectionalLight3D", ".", props=[("transform", "Transform3D(1, 0, 0, 0, 0, 1, 0, -1, 0, 0, 10, 0)"),
+                                                         ("light_color", "Color(0.6, 0.65, 0.9, 1)"), ("shadow_enabled", "true")])
+        s.node("Ground", "MultiMeshInstance3D", ".", props=[("material_override", material), ("multimesh", multimesh)])
+        s.node("Lanterns", "Node3D", ".")
+        for i, (x, z) in enumerate(posts):
+            s.node("LanternPost" if i == 0 else f"LanternPost{i + 1}", parent="Lanterns", instance=lantern_post,
+                   props=[("transform", gd_transform((x, 0, z)))])
+        extra(s)
+        self.put(res, s.text())
+
+    def levels(self) -> None:
+        market, harbor = GODOT_LEVELS["market"], GODOT_LEVELS["harbor"]
+
+        def market_extra(s: GodotText) -> None:
+            stall = s.ext_res("PackedScene", "props/stall.tscn")
+            crates = s.ext_res("PackedScene", "props/crate_stack.tscn")
+            s.node("Stalls", "Node3D", ".")
+            for i, (x, z, turns) in enumerate(market["stalls"]):
+                s.node("Stall" if i == 0 else f"Stall{i + 1}", parent="Stalls", instance=stall,
+                       props=[("transform", gd_transform((x, 0, z), quarter_turns=turns))])
+            for i, (x, z) in enumerate(market["stacks"]):
+                s.node("CrateStack" if i == 0 else f"CrateStack{i + 1}", parent=".", instance=crates,
+                       props=[("transform", gd_transform((x, 0, z)))])
+
+        def harbor_extra(s: GodotText) -> None:
+            crates = s.ext_res("PackedScene", "props/crate_stack.tscn")
+            shader = s.ext_res("Shader", "shaders/water.gdshader")
+            foam = s.ext_res("Texture2D", "textures/water_foam.png")
+            tile = s.ext_res("ArrayMesh", "meshes/paving_tile.tres")
+            water = s.sub_res("ShaderMaterial", "water", [("render_priority", "0"), ("shader", shader),
+                                                          ("shader_parameter/foam_texture", foam),
+                                                          ("shader_parameter/water_color", "Color(0.08, 0.22, 0.3, 1)")])
+            s.node("Cargo", "Node3D", ".")
+            for i, (x, z) in enumerate(harbor["stacks"]):
+                s.node("CrateStack" if i == 0 else f"CrateStack{i + 1}", parent="Cargo", instance=crates,
+                       props=[("transform", gd_transform((x, 0, z)))])
+            s.node("Water", "MeshInstance3D", ".", props=[("transform", gd_transform((0, -0.5, 14), (12, 1, 4))),
+                                                         ("mesh", tile), ("surface_material_override/0", water)])
+
+        self.level("levels/market.tscn", "Market", market["ground"], market["posts"], market_extra)
+        self.level("levels/harbor.tscn", "Harbor", harbor["ground"], harbor["posts"], harbor_extra)
+
+        s = GodotText("menu/main_menu.tscn")
+        script = s.ext_res("Script", "menu/main_menu.gd")
+        title = s.ext_res("Texture2D", "ui/title_card.png")
+        s.node("MainMenu", "Control", props=[("layout_mode", "3"), ("anchors_preset", "15"), ("anchor_right", "1.0"),
+                                             ("anchor_bottom", "1.0"), ("grow_horizontal", "2"), ("grow_vertical", "2"),
+                                             ("script", script)])
+        s.node("TitleCard", "TextureRect", ".", props=[("layout_mode", "1"), ("anchors_preset", "15"), ("anchor_right", "1.0"),
+                                                       ("anchor_bottom", "1.0"), ("grow_horizontal", "2"), ("grow_vertical", "2"),
+                                                       ("texture", title), ("expand_mode", "1"), ("stretch_mode", "6")])
+        s.node("Buttons", "VBoxContainer", ".", props=[("layout_mode", "1"), ("anchors_preset", "7"), ("anchor_left", "0.5"),
+                                                       ("anchor_top", "1.0"), ("anchor_right", "0.5"), ("anchor_bottom", "1.0"),
+                                                       ("offset_left", "-80.0"), ("offset_top", "-160.0"), ("offset_right", "80.0"),
+                                                       ("offset_bottom", "-40.0"), ("grow_horizontal", "2"), ("grow_vertical", "0")])
+        for name, text in (("Market", "The Market"), ("Harbor", "The Harbour"), ("Quit", "Quit")):
+            s.node(name, "Button", "Buttons", props=[("layout_mode", "2"), ("text", f'"{text}"')])
+        for name in ("Market", "Harbor", "Quit"):
+            s.connection("pressed", f"Buttons/{name}", ".", f"_on_{name.lower()}_pressed")
+        self.put(s.res, s.text())
+
+    def project(self) -> None:
+        self.put("project.godot", PROJECT_GODOT.format(features=GODOT_FEATURES, main=godot_uid("menu/main_menu.tscn")))
+
+
+def title_card() -> np.ndarray:
+    """The menu's title card at 1/8 of 1920x1080: dusk bands and a row of lanterns."""
+    h, w = 135, 240
+    y = np.arange(h)[:, None, None] / h
+    sky = np.array([30, 24, 60]) * (1 - y) + np.array([200, 110, 60]) * y
+    img = np.broadcast_to(sky, (h, w, 3)).copy()
+    img[100:, :] = (24, 20, 28)
+    for x in range(20, w, 40):
+        img[70:100, x:x + 2] = (40, 40, 44)
+        img[62:70, x - 3:x + 5] = (255, 190, 110)
+    return img
+
+
+def uv_checker() -> np.ndarray:
+    """A 16x16 colour checker (a UV test texture), drawn at 16x16 px."""
+    y, x = np.mgrid[0:16, 0:16]
+    hue = np.stack([x * 16, y * 16, 255 - x * 8], axis=-1).astype(np.float64)
+    return np.where(((x + y) % 2 == 0)[..., None], hue, hue * 0.35)
+
+
+PROJECT_GODOT = """\
+; Engine configuration file.
+; It's best edited using the editor UI and not directly,
+; since the parameters that go here are not all obvious.
+;
+; Format:
+;   [section] ; section goes between []
+;   param=value ; assign values to parameters
+
+config_version=5
+
+[application]
+
+config/name="Lantern Row (Godot)"
+config/description="The texbudget demo as a Godot project: a menu and two levels, the market
+and the harbour, that share the lantern posts, the crates and their materials."
+run/main_scene="{main}"
+config/features=PackedStringArray({features})
+
+[display]
+
+window/size/viewport_width=1920
+window/size/viewport_height=1080
+"""
+
+MENU_SCRIPT = """\
+extends Control
+
+
+func _on_market_pressed() -> void:
+\tget_tree().change_scene_to_file("res://levels/market.tscn")
+
+
+func _on_harbor_pressed() -> void:
+\tget_tree().change_scene_to_file("res://levels/harbor.tscn")
+
+
+func _on_quit_pressed() -> void:
+\tget_tree().quit()
+"""
+
+WATER_SHADER = """\
+shader_type spatial;
+
+uniform sampler2D foam_texture : source_color, repeat_enable;
+uniform vec4 water_color : source_color = vec4(0.08, 0.22, 0.3, 1.0);
+
+void fragment() {
+\tfloat foam = texture(foam_texture, UV * 8.0 + vec2(TIME * 0.02, 0.0)).r;
+\tALBEDO = mix(water_color.rgb, vec3(1.0), foam * 0.3);
+\tROUGHNESS = 0.05;
+}
+"""
+
+
+def write_godot_project(out: Path) -> dict:
+    """The Godot project under ``out``; returns what its README tells."""
+    p = GodotProject(out)
+    p.project()
+    p.textures()
+    p.meshes()
+    p.materials()
+    p.code()
+    p.props()
+    p.levels()
+    write(out / "README.md", godot_readme(p).encode("utf-8"))
+    return {"files": p.files, "vram": p.vram}
+
+
+def godot_design(level: str) -> tuple[dict[str, int], list[str]]:
+    """What a level of the design loads: mesh -> instances (nested instances multiply), and
+    its textures. The README's table; tests/integration/test_demo.py checks the readers and the
+    resolver against numbers written out by hand, not against this."""
+    d = GODOT_LEVELS[level]
+    posts, stalls, stacks = len(d["posts"]), len(d["stalls"]), len(d["stacks"])
+    meshes = {  # as texbudget names them: the N-th mesh of a file is file#mesh/N
+        "meshes/paving_tile.tres#mesh/0": d["ground"][1] * d["ground"][2] + stalls + (1 if d["water"] else 0),
+        "meshes/lamp_post.tres#mesh/0": posts,
+        "models/lantern.glb#mesh/0": posts,  # LanternFrame
+        "models/lantern.glb#mesh/1": 4 * posts,  # LanternPane
+        "models/crate.glb#mesh/0": 3 * (stalls + stacks),
+    }
+    ground = d["ground"][0].split("/")[1].split(".")[0]
+    textures = [f"textures/{ground}_albedo.png", f"textures/{ground}_normal.png", "textures/iron_albedo.png",
+                "textures/iron_normal.png", "textures/brass_albedo.png", "textures/brass_orm.png",
+                "textures/lantern_glow.png", "textures/crate_albedo.png", "textures/crate_normal.png"]
+    if stalls:
+        textures.append("textures/awning_albedo.png")
+    if d["water"]:
+        textures.append("textures/water_foam.png")
+    return meshes, sorted(textures)
+
+
+def godot_readme(p: GodotProject) -> str:
+    mib = float(1 << 20)
+    market, market_tex = godot_design("market")
+    harbor, harbor_tex = godot_design("harbor")
+    names = {"meshes/paving_tile.tres#mesh/0": "PavingTile (an ArrayMesh .tres)", "meshes/lamp_post.tres#mesh/0": "LampPost (an ArrayMesh .tres)",
+             "models/lantern.glb#mesh/0": "LanternFrame", "models/lantern.glb#mesh/1": "LanternPane", "models/crate.glb#mesh/0": "Crate"}
+    rows = []
+    for mesh in market:
+        rows.append(f"| `{mesh}` | {names[mesh]} | {p.triangles[mesh]:,} | {market[mesh]} | {harbor[mesh]} |")
+    tex_rows = []
+    for t in GODOT_TEXTURES:
+        where = [name for name, used in (("market", market_tex), ("harbour", harbor_tex)) if t.res in used]
+        if t.res == "ui/title_card.png":
+            where = ["menu"]
+        w, h = t.size
+        fmt = {"normal": "BC5", "ui": "RGBA8, no mips"}.get(t.role, "BC1")
+        tex_rows.append(f"| `{t.res}` | {w}x{h} | {fmt} | {p.vram[t.res] / mib:.2f} MiB | {', '.join(where) or '**none**'} |")
+    both = sorted(set(market_tex) & set(harbor_tex))
+    market_vram = sum(p.vram[t] for t in market_tex)
+    harbor_vram = sum(p.vram[t] for t in harbor_tex)
+    every = sum(p.vram.values())
+    disk = sum(p.files.values())
+    return f"""# Lantern Row (Godot): two levels that share props
+
+The texbudget demo as a Godot 4.6 project: a main menu and two levels, the market and the
+harbour, built from the same props. It is {disk / 1024:.0f} KiB on disk; its textures take
+{every / mib:.2f} MiB of VRAM on the desktop profile, of which a level loads less than half.
+
+**Generated; do not edit by hand.** Written, with the glTF demo beside it (`assets/demo`), by
+`python assets/make_demo.py --out assets/demo` (this folder is `--godot-out`, by default
+`{GODOT_FOLDER}` beside the demo), deterministically: every uid and id is derived from a name.
+Every file is written as the Godot 4.6 editor writes it: `[gd_scene format=3 uid=…]`,
+`unique_id` on each node, `.import` files for the textures and the `.glb` models, `.uid` files
+for the script and the shader. The folder is its own scan root, kept apart from `assets/demo`
+so that the glTF demo's numbers do not change.
+
+```
+texbudget scan assets/{GODOT_FOLDER}/levels/market.tscn   # what the market loads, nothing else
+texbudget scan assets/{GODOT_FOLDER}/levels/harbor.tscn   # the harbour
+texbudget scan assets/{GODOT_FOLDER}                      # every file: the menu's title card and the UV checker too
+```
+
+## The project
+
+| | |
+|---|---|
+| `project.godot` | `run/main_scene` is the menu, by uid (`menu/main_menu.tscn`) |
+| `levels/market.tscn`, `levels/harbor.tscn` | the levels: a MultiMesh of paving tiles for the ground (`material_override` cobble or planks), lantern posts; the market's stalls and a crate stack; the harbour's crate stacks and its water (a ShaderMaterial sub-resource) |
+| `menu/main_menu.tscn` + `.gd` | the main scene: a title card and three buttons; its script changes scene, so the levels are not edges of it |
+| `props/lantern_post.tscn` | a lamp post (`meshes/lamp_post.tres`, an ArrayMesh) and an instance of `models/lantern.glb` |
+| `props/stall.tscn` | an awning (a paving tile with `surface_material_override/0`, a StandardMaterial3D sub-resource) and an instance of `props/crate_stack.tscn` |
+| `props/crate_stack.tscn` | three instances of `props/crate.tscn`, which instances `models/crate.glb` |
+| `models/crate.glb` | one mesh, its own material with albedo and normal textures beside it |
+| `models/lantern.glb` | a brass frame and a glass pane placed four times; its `.import` extracts the brass material to `materials/brass.tres` (an ORMMaterial3D), the glass keeps its own (an emissive texture) |
+| `materials/*.tres` | StandardMaterial3D cobble, planks, iron (albedo + normal textures); ORMMaterial3D brass |
+| `textures/test/uv_checker.png` | {GODOT_TEXTURES[-1].note} |
+
+## What each level loads
+
+Meshes and their instances in the level (nested instances multiply: a stall holds a stack of
+three crates, the market four stalls and one more stack):
+
+| mesh | name | triangles | market | harbour |
+|---|---|---|---|---|
+{chr(10).join(rows)}
+
+Textures (desktop profile: Godot's VRAM Compressed is BC1 for colour, BC5 for normal maps;
+the title card is a 2D texture kept Lossless):
+
+| texture | size | GPU format | VRAM | loaded by |
+|---|---|---|---|---|
+{chr(10).join(tex_rows)}
+
+The market loads {len(market_tex)} textures ({market_vram / mib:.2f} MiB), the harbour
+{len(harbor_tex)} ({harbor_vram / mib:.2f} MiB); {len(both)} of them are shared, and each counts once in a
+level however many props use it. A scan of the whole folder prices all {len(GODOT_TEXTURES)}
+({every / mib:.2f} MiB): the menu's title card, and the UV checker that nothing loads.
+"""
+
+
+# =============================================================================================
 # Main
 # =============================================================================================
 
@@ -1556,9 +2279,11 @@ def generate(out: Path) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True, type=Path, help="folder to write the demo into")
+    ap.add_argument("--godot-out", type=Path, help=f"folder to write the Godot project into (default: {GODOT_FOLDER} beside --out)")
     ap.add_argument("--summary", action="store_true", help="print the designed VRAM and sizes")
     args = ap.parse_args(argv)
     stats = generate(args.out)
+    godot = write_godot_project(args.godot_out or args.out.parent / GODOT_FOLDER)
     if args.summary:
         gib, mib = float(1 << 30), float(1 << 20)
         print(f"textures: {stats['textures']}  designed desktop VRAM: {stats['texture_vram'] / gib:.2f} GiB")
@@ -1569,6 +2294,8 @@ def main(argv: list[str] | None = None) -> int:
         top = sorted(stats["vram_by_file"].items(), key=lambda kv: (-kv[1], kv[0]))[:10]
         for rel, b in top:
             print(f"  {b / mib:9.2f} MiB  {rel}")
+        print(f"Godot project: {len(godot['files'])} files, {sum(godot['files'].values()) / 1024:.0f} KiB on disk, "
+              f"textures {sum(godot['vram'].values()) / mib:.2f} MiB")
     return 0
 
 

@@ -11,7 +11,8 @@ Each variant replaces ``_Job._pooled`` (the rest of the scan is the same code) i
 - ``executor``: ``concurrent.futures.ProcessPoolExecutor`` (fork context; spawn in a process
   with threads), ``jobs - 1`` workers; this process reads the scenes' chunks, then takes back
   from the end of the queue what no worker has started (``Future.cancel``), and decodes what
-  the workers return (each chunk pickled as the cache pickles values, as the pool sends it);
+  the workers return (each chunk as the msgpack message the pool sends, ``reading._MESSAGES``:
+  the library pickles those bytes for its own transport);
 - ``executor-all``: the same with ``jobs`` workers, this process only decoding;
 - ``mp-pool``: ``multiprocessing.Pool.imap_unordered`` (fork), ``jobs - 1`` workers, this
   process reading the scenes' chunks; ``mp-pool-all``: ``jobs`` workers.
@@ -37,7 +38,6 @@ import atexit
 import contextlib
 import functools
 import os
-import pickle
 import signal
 import subprocess
 import sys
@@ -69,12 +69,11 @@ def _init(task) -> None:
 
 
 def _read_numbered(k: int) -> bytes:
-    from texbudget import cache as cache_mod
-    from texbudget.scan.reading import _read_chunk
+    from texbudget.scan.reading import _MESSAGES, _read_chunk
 
     t = _TASK
-    batch = _read_chunk(t.root, [(rel, rel in t.sidecar) for rel in t.chunks[k]], t.reader, t.for_cache)
-    return cache_mod.dumps((k, batch)) if t.reader is None else pickle.dumps((k, batch), protocol=pickle.HIGHEST_PROTOCOL)
+    blobs, deps = _read_chunk(t.root, [(rel, rel in t.sidecar) for rel in t.chunks[k]], t.reader, t.for_cache)
+    return _MESSAGES.dumps((k, blobs, deps))
 
 
 def _library_pooled(job, rels, sidecar, out, *, library: str, all_workers: bool) -> None:
@@ -85,11 +84,10 @@ def _library_pooled(job, rels, sidecar, out, *, library: str, all_workers: bool)
     from texbudget import readers
     from texbudget.scan import job as job_mod
     from texbudget.scan import pool
-    from texbudget.scan.reading import _read_one, is_scene
+    from texbudget.scan.reading import _MESSAGES, _read_one, is_scene
 
     default = job.reader is _read_one
     decoder = cache_mod.Decoder(rels)
-    load = decoder.loads if default else pickle.loads
     keep = job.cache is not None
     if default:
         readers.preload({rel[rel.rfind("."):] for rel in rels})
@@ -107,11 +105,11 @@ def _library_pooled(job, rels, sidecar, out, *, library: str, all_workers: bool)
         job.step(len(chunks[k]))
 
     def take(message: bytes) -> None:
-        number, batch = load(message)
-        for rel, value, deps in batch:
-            out[rel] = (decoder.loads(value), value, deps) if keep else (value, None, deps)
+        number, blobs, deps = _MESSAGES.loads(message)
+        for rel, blob, names in zip(chunks[number], blobs, deps, strict=True):
+            out[rel] = (decoder.loads(blob), blob if keep else None, names)
         done[number] = True
-        job.step(len(batch))
+        job.step(len(blobs))
 
     method = "fork" if threading.active_count() == 1 else "spawn"
     ctx = multiprocessing.get_context(method)

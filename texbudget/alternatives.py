@@ -2,7 +2,7 @@
 
 ``alternatives(plan, facts)`` answers "what would this texture cost as BC7 at 2048, as BC1 at
 1024, …" for ``texbudget explain`` and the TUI's asset screen. Every row is a modified
-``TexturePlan`` (``dataclasses.replace``) priced by ``policy.decision.price``, the same function the
+``TexturePlan`` (``msgspec.structs.replace``) priced by ``policy.decision.price``, the same function the
 scan uses, so a row's bytes are exactly what the scan would report after that change.
 
 Rules of the table (written down in docs, tested in tests/unit/test_alternatives.py):
@@ -30,7 +30,9 @@ Rules of the table (written down in docs, tested in tests/unit/test_alternatives
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+
+from msgspec.structs import replace
 
 from texbudget import formats
 from texbudget.budget.settings import fix_family_for

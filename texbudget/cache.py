@@ -29,35 +29,34 @@ Safety:
 - A folder where the cache cannot be created or written (read-only checkout, permissions)
   turns the cache off for the run: ``Cache.usable`` is False and ``Cache.reason`` says why, for
   the CLI to print. Nothing raises.
-- Values are pickled, but loaded with an unpickler that only constructs texbudget's own frozen
-  dataclasses and enums, so a crafted cache file cannot run code. Each dataclass is stored as
-  its constructor arguments (measured: restricted loading is about 2x faster than the default
-  ``__setstate__`` path, and faster than JSON plus rebuilding the objects; see
-  ``benchmarks/README.md``).
+- Values are msgpack, written and read by ``msgspec`` with a typed decoder (see "values"
+  below): a blob holds data only, never a type to build or code to run, and one that is not
+  exactly a value's shape is refused and dropped (TB007). Measured against the restricted
+  unpickler this replaced in ``benchmarks/README.md`` ("Cache value format").
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-import enum
-import io
-import operator
+import functools
 import os
-import pickle
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
+
+import msgspec
+from msgspec.structs import force_setattr
 
 from texbudget import __version__, findings
-from texbudget.model import Finding
+from texbudget.model import AttributeFacts, Finding, ReadResult, TextureFacts
 
 #: Bump when the table layout or the meaning of a stored value changes.
-SCHEMA = 7  # 2: SceneFacts.fallbacks; 3: SceneFacts.refs and role (levels); 4: alpha_modes, cube_faces;
+SCHEMA = 8  # 2: SceneFacts.fallbacks; 3: SceneFacts.refs and role (levels); 4: alpha_modes, cube_faces;
 #            5: the whole format table (issue 21): KTX/KTX2/DDS files read otherwise; 6: KTX2 sized from its DFD, Basis HDR;
-#            7: EngineImport and UnityPlatform stored as texbudget.engine's (they were texbudget.policy's)
+#            7: EngineImport and UnityPlatform stored as texbudget.engine's (they were texbudget.policy's);
+#            8: values are msgpack (msgspec), no longer pickles (8, not 7: both layouts once numbered 7 are dropped)
 #: Stored in the file; a different value empties the cache (texbudget version / schema).
 CACHE_VERSION = f"{__version__}/{SCHEMA}"
 #: ``PRAGMA application_id`` of our files ("TBc1"), so another SQLite file at the path is
@@ -142,149 +141,199 @@ def is_racy_signature(sig: str, now_ns: int | None = None) -> bool:
 
 
 # --- values -------------------------------------------------------------------------------
+#
+# A value is a file's ``(ReadResult, engine)``, ``engine`` an ``EngineImport``, a ``Finding``
+# (the sidecar could not be read) or None. It is stored as the msgpack array
+# ``[ReadResult, EngineImport or nil, Finding or nil]``, every record an array of its fields in
+# order (``model.Record`` is ``array_like``), and decoded by a typed ``msgspec`` decoder:
+# anything but that shape, a field of another type, too few or too many fields, is refused
+# (``msgspec.ValidationError``; damaged bytes ``msgspec.DecodeError``), and nothing in a blob
+# names a type to build, so a crafted cache file cannot run code.
+#
+# msgpack strings are UTF-8, and a path that is not (a file name in another encoding, held
+# with surrogate escapes by ``os.fsdecode``) cannot be one. A value holding such a string is
+# stored in a second form (``_ESCAPED``): the marker byte 0xc1, which msgpack never uses and
+# so never starts a plain value, then the value with each such string as the msgpack
+# extension ``_FS_NAME`` holding ``os.fsencode`` of it. That form is decoded without a type
+# (the extension's hook gives the string back) and then converted to the records.
 
-class _Reductions(dict):
-    """The pickler's ``dispatch_table``: texbudget's dataclasses reduce to ``cls(*values)``
-    (loaded with one constructor call per object). A table rather than ``reducer_override``:
-    the pickler consults it for non-builtin types only, where an override is a Python call
-    for every tuple and list as well (a file's value took 18 µs to dump, 9 with the table)."""
-
-    def __missing__(self, cls: type) -> Callable[[Any], tuple]:
-        reduce = None
-        if isinstance(cls, type) and issubclass(cls, enum.Enum):
-            def reduce(obj: Any) -> tuple:  # as Enum.__reduce_ex__ does
-                return type(obj), (obj._value_,)
-        elif dataclasses.is_dataclass(cls) and cls.__module__.startswith("texbudget."):
-            fields = dataclasses.fields(cls)
-            if all(f.init for f in fields):
-                get = operator.attrgetter(*(f.name for f in fields))
-                if len(fields) == 1:
-                    def reduce(obj: object, cls: type = cls, get: Callable = get) -> tuple:
-                        return cls, (get(obj),)
-                else:
-                    def reduce(obj: object, cls: type = cls, get: Callable = get) -> tuple:
-                        return cls, get(obj)
-        if reduce is None:  # the pickler's own reduction
-            raise KeyError(cls)
-        self[cls] = reduce
-        return reduce
+#: The marker of a value stored with its non-UTF-8 strings as ``_FS_NAME`` extensions.
+_ESCAPED = b"\xc1"
+#: The msgpack extension type of a string that is not UTF-8: its ``os.fsencode`` bytes.
+_FS_NAME = 1
 
 
-_REDUCTIONS = _Reductions()
+def _fs_name(code: int, data: memoryview) -> str:
+    if code != _FS_NAME:
+        raise ValueError(f"msgpack extension type {code} is not texbudget's")
+    return os.fsdecode(bytes(data))
 
 
-class _Pickler(pickle.Pickler):
-    dispatch_table = _REDUCTIONS
+def _escaped(obj: object) -> object:
+    """``obj`` (builtins: lists and tuples, dicts, strings, numbers) with every string that
+    is not UTF-8 as a ``_FS_NAME`` extension."""
+    if isinstance(obj, str):
+        try:
+            obj.encode("utf-8")
+        except UnicodeEncodeError:
+            return msgspec.msgpack.Ext(_FS_NAME, os.fsencode(obj))
+        return obj
+    if isinstance(obj, (list, tuple)):
+        return [_escaped(item) for item in obj]
+    if isinstance(obj, dict):
+        return {_escaped(k): _escaped(v) for k, v in obj.items()}
+    return obj
 
 
-#: Modules whose dataclasses and enums a cache value may hold.
-_ALLOWED_MODULES = ("texbudget.model", "texbudget.engine")
+class Codec:
+    """msgpack for one type (``kind``): ``dumps`` any value of it, ``loads`` it back built as
+    that type (records, enums, tuples) or raise. Strings that are not UTF-8 go through the
+    escaped form (see above)."""
 
-#: Fields whose values (strings, ints, tuples) equal values in other files often enough to be
-#: worth sharing: a decoded value holds the object already met instead of its own copy.
-_SHARED_FIELDS = {
-    "TextureFacts": ("path", "container", "width", "height", "stored_format", "color_space",
-                     "supercompression", "transcodable", "level_bytes"),
-    "MeshFacts": ("source",),
-    "PrimitiveFacts": ("attributes", "accessor_ids", "compression"),
-    "SceneFacts": ("path",),
-}
-#: Classes whose instances are shared whole when equal (a glTF attribute: name, type, count).
-_SHARED_WHOLE = ("AttributeFacts",)
+    def __init__(self, kind: Any) -> None:
+        self.kind = kind
+        self.decode = msgspec.msgpack.Decoder(kind).decode
+        self.encode = msgspec.msgpack.Encoder().encode
+
+    def dumps(self, value: object) -> bytes:
+        try:
+            return self.encode(value)
+        except UnicodeEncodeError:  # a string that is not UTF-8
+            plain = msgspec.to_builtins(value, builtin_types=(bytes, bytearray, memoryview))
+            return _ESCAPED + self.encode(_escaped(plain))
+
+    def loads(self, blob: bytes) -> Any:
+        if blob[:1] != _ESCAPED:
+            return self.decode(blob)
+        raw = msgspec.msgpack.Decoder(ext_hook=_fs_name).decode(memoryview(blob)[1:])
+        return msgspec.convert(raw, self.kind)
+
+
+@functools.cache
+def _values() -> Codec:
+    """The codec of stored values (made on first use, not at import)."""
+    from texbudget.engine import EngineImport
+
+    return Codec(tuple[ReadResult, EngineImport | None, Finding | None])
+
+
+def dumps(value: tuple[ReadResult, object]) -> bytes:
+    """The stored form of a cache value ``(ReadResult, EngineImport | Finding | None)``."""
+    result, engine = value
+    if isinstance(engine, Finding):
+        return _values().dumps((result, None, engine))
+    return _values().dumps((result, engine, None))
+
+
+def loads(blob: bytes) -> tuple[ReadResult, object]:
+    """A cache value from its stored form; ``msgspec.ValidationError`` or
+    ``msgspec.DecodeError`` (or ``ValueError`` from an unknown extension) when the bytes are
+    damaged or of another shape."""
+    result, engine, refused = _values().loads(blob)
+    return result, engine if engine is not None else refused
+
+
+def _share_texture(texture: TextureFacts, share: Callable[[Any, Any], Any]) -> None:
+    """Point a texture's strings, sizes and chain of level sizes (the fields whose values
+    recur across files) at the equal objects ``share`` kept. Written out field by field: a
+    loop over the names took about 1.4 times as long (``benchmarks/README.md``)."""
+    value: object = texture.path
+    kept: object
+    if (kept := share(value, value)) is not value:
+        force_setattr(texture, "path", kept)
+    value = texture.container
+    if (kept := share(value, value)) is not value:
+        force_setattr(texture, "container", kept)
+    value = texture.width
+    if (kept := share(value, value)) is not value:
+        force_setattr(texture, "width", kept)
+    value = texture.height
+    if (kept := share(value, value)) is not value:
+        force_setattr(texture, "height", kept)
+    value = texture.stored_format
+    if (kept := share(value, value)) is not value:
+        force_setattr(texture, "stored_format", kept)
+    value = texture.color_space
+    if (kept := share(value, value)) is not value:
+        force_setattr(texture, "color_space", kept)
+    value = texture.level_bytes
+    if (kept := share(value, value)) is not value:
+        force_setattr(texture, "level_bytes", kept)
+    if texture.supercompression is not None:  # the two are None but for Basis and supercompressed KTX2
+        value = texture.supercompression
+        if (kept := share(value, value)) is not value:
+            force_setattr(texture, "supercompression", kept)
+    if texture.transcodable is not None:
+        value = texture.transcodable
+        if (kept := share(value, value)) is not value:
+            force_setattr(texture, "transcodable", kept)
 
 
 class Decoder:
     """Loads cache values (``loads``), sharing what they have in common.
 
-    Every object is built through ``model.builder`` (a fifth of a frozen dataclass's
-    constructor cost), only for texbudget's own dataclasses and enums: anything else in a
-    blob is refused, so a crafted cache file cannot run code. Equal strings, sizes and
-    tuples of the fields in ``_SHARED_FIELDS``, and equal ``AttributeFacts``, are kept once
-    for all the values one decoder loads (a 100k-file scan holds a few hundred distinct
-    container names, formats, chains and dimensions, not a million copies); ``paths`` seeds
-    the table, so a texture's path is the very string discovery listed. One decoder serves
-    one lookup or one scan: its table lives as long as it does."""
+    A texture's strings, sizes and chain of level sizes (``_share_texture``), a mesh's
+    ``source``, a primitive's attributes (equal ``AttributeFacts`` kept once), accessor ids
+    and compression, the texture paths and slots a scene uses and the targets, kinds and
+    slots of its references are kept once for all values; mesh and material paths once
+    within a value (msgpack, unlike the readers and pickle, writes a string as often as it
+    occurs). The records just decoded, seen by no one yet, are pointed at the kept objects
+    with ``msgspec.structs.force_setattr``. ``paths`` seeds the table of kept strings, so a
+    file's path is the very string discovery listed. One decoder serves one lookup or one
+    scan: its tables live as long as it does."""
 
     def __init__(self, paths: Iterable[str] = ()) -> None:
         self.shared: dict[object, object] = {p: p for p in paths}
-        self._wholes: dict[tuple, object] = {}
-        self._classes: dict[tuple[str, str], object] = {}
+        self._attributes: dict[AttributeFacts, AttributeFacts] = {}
 
-    def loads(self, blob: bytes) -> object:
-        unpickler = _Unpickler(io.BytesIO(blob))
-        unpickler.decoder = self
-        return unpickler.load()
+    def loads(self, blob: bytes) -> tuple[ReadResult, object]:
+        value = loads(blob)
+        self.share(value[0])
+        return value
 
-    def find_class(self, module: str, name: str) -> object:
-        found = self._classes.get((module, name))
-        if found is None:
-            found = self._classes[(module, name)] = self._resolve(module, name)
-        return found
-
-    def _resolve(self, module: str, name: str) -> object:
-        if module in _ALLOWED_MODULES:
-            import importlib
-
-            obj = getattr(importlib.import_module(module), name, None)
-            if isinstance(obj, type) and issubclass(obj, enum.Enum):
-                return obj
-            if isinstance(obj, type) and dataclasses.is_dataclass(obj):
-                return self._builder(obj)
-        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a texbudget cache")
-
-    def _builder(self, cls: type) -> Callable[..., object]:
-        from texbudget import model
-
-        build: Callable[..., object] = model.builder(cls)
+    def share(self, result: ReadResult) -> None:
+        """Point ``result``'s records (just decoded, seen by no one yet) at the equal values
+        this decoder met before."""
         share = self.shared.setdefault
-        if cls.__module__ == "texbudget.model" and cls.__name__ in _SHARED_WHOLE:
-            wholes = self._wholes
-
-            def whole(*args: object) -> object:
-                found = wholes.get(args)
-                if found is None:
-                    found = wholes[args] = build(*args)
-                return found
-            return whole
-        names = _SHARED_FIELDS.get(cls.__name__, ()) if cls.__module__ == "texbudget.model" else ()
-        if not names:
-            return build
-        # One argument per field (the pickler's reduction passes them all; a blob with too few
-        # or too many raises, and is dropped), the shared ones passed through ``share``: a
-        # function written out for the class, with no list and no loop per object.
-        fields = [f.name for f in dataclasses.fields(cls)]
-        args = [f"a{i}" for i in range(len(fields))]
-        passed = [f"share({a}, {a})" if name in names else a for a, name in zip(args, fields, strict=True)]
-        namespace: dict[str, Any] = {"build": build, "share": share}
-        exec(f"def with_shared_fields({', '.join(args)}):\n    return build({', '.join(passed)})\n", namespace)
-        return cast(Callable[..., object], namespace["with_shared_fields"])
-
-
-class _Unpickler(pickle.Unpickler):
-    """Constructs texbudget's own dataclasses and enums, and nothing else (the decoder
-    decides)."""
-
-    decoder: Decoder
-
-    def find_class(self, module: str, name: str) -> object:
-        return self.decoder.find_class(module, name)
-
-
-def dumps(value: object) -> bytes:
-    """The stored form of a cache value."""
-    buf = io.BytesIO()
-    _Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
-    return buf.getvalue()
+        for texture in result.textures:
+            _share_texture(texture, share)
+        if not (result.meshes or result.scenes):
+            return
+        # A file's mesh and material paths recur within its value (a scene's instances and
+        # texture uses name them again), not in other files': kept for this value only.
+        local: dict[object, object] = {}
+        own = local.setdefault
+        for mesh in result.meshes:
+            own(mesh.path, mesh.path)
+            force_setattr(mesh, "source", share(mesh.source, mesh.source))
+            for primitive in mesh.primitives:
+                attributes = self.shared.get(primitive.attributes)
+                if attributes is None:  # kept with its AttributeFacts kept, not the decoded ones
+                    wholes = self._attributes.setdefault
+                    attributes = tuple(wholes(a, a) for a in primitive.attributes)
+                    share(attributes, attributes)
+                force_setattr(primitive, "attributes", attributes)
+                force_setattr(primitive, "accessor_ids", share(primitive.accessor_ids, primitive.accessor_ids))
+                force_setattr(primitive, "compression", share(primitive.compression, primitive.compression))
+                if primitive.material is not None:
+                    force_setattr(primitive, "material", own(primitive.material, primitive.material))
+        for scene in result.scenes:
+            force_setattr(scene, "path", own(scene.path, share(scene.path, scene.path)))
+            if scene.instances:
+                force_setattr(scene, "instances", tuple((own(m, m), n) for m, n in scene.instances))
+            if scene.texture_usage:
+                force_setattr(scene, "texture_usage", tuple((share(t, t), own(u, u), share(slot, slot))
+                                                            for t, u, slot in scene.texture_usage))
+            for ref in scene.refs:
+                force_setattr(ref, "holder", own(ref.holder, ref.holder))
+                force_setattr(ref, "target", share(ref.target, ref.target))
+                force_setattr(ref, "kind", share(ref.kind, ref.kind))
+                force_setattr(ref, "slot", share(ref.slot, ref.slot))
 
 
-def loads(blob: bytes) -> object:
-    """A cache value from its stored form; ``pickle.UnpicklingError`` (or another decoding
-    error) when the bytes are damaged or hold anything but texbudget's own types."""
-    return Decoder().loads(blob)
-
-
-#: A damaged or hostile blob can make the unpickler raise almost anything (UnpicklingError,
-#: EOFError, TypeError from a constructor, MemoryError, …); every one means "drop this entry".
+#: A damaged or hostile blob makes the decoder raise (DecodeError, ValidationError, ValueError
+#: from an unknown extension, RecursionError from nesting in the escaped form, MemoryError);
+#: every one means "drop this entry".
 _LOAD_ERRORS = (Exception,)
 
 

@@ -232,7 +232,21 @@ def resolve_target(paths: Sequence[str], config_flag: str | None, *, missing_ok:
     found = None if flag else _config_of(named)
     config = config_mod.load(flag or found)
     root = found.resolve().parent if found else _root_of(named)
+    root = _level_root(named, root if found else None) or root
     return root, config, None if named == [root] else named
+
+
+def _level_root(named: Sequence, config_root):
+    """A single level scene in a Godot or Unity project: the project's root (docs/levels.md,
+    "The scan root of a level"), unless a config file's folder holds it; else None."""
+    if len(named) != 1 or not named[0].is_file():
+        return None
+    from texbudget.levels.project import project_root
+
+    project = project_root(named[0])
+    if project is None or (config_root is not None and (config_root == project or config_root in project.parents)):
+        return None
+    return project
 
 
 def _folders(named: Sequence) -> list:
@@ -279,20 +293,15 @@ def _root_of(named: Sequence):
 
 
 def _settings(args: argparse.Namespace, config):
+    """The settings of a command: the config's, overridden by the flags given (each flag
+    checked as its config key is, ``config.check_flag``)."""
+    from texbudget.config import check_flag
     from texbudget.pipeline import build_settings
 
-    resolutions = None
-    if args.resolution:
-        from texbudget.units import parse_resolution
-
-        try:
-            resolutions = [("{}x{}".format(*parse_resolution(r))) for r in args.resolution]
-        except ValueError as exc:
-            raise UsageError(f"--resolution: {exc}") from None
     return build_settings(
-        config, platform=args.platform, quality=args.quality, resolutions=resolutions,
-        rt=args.rt.split(",") if args.rt else None,
-        cards=[c.strip() for c in args.cards.split(",") if c.strip()] if args.cards else None,
+        config, platform=check_flag("--platform", args.platform), quality=check_flag("--quality", args.quality),
+        resolutions=check_flag("--resolution", args.resolution), rt=check_flag("--rt", args.rt),
+        cards=check_flag("--cards", args.cards),
     )
 
 
@@ -321,10 +330,14 @@ def _progress():
     return show
 
 
-def load_report(args: argparse.Namespace, paths: Sequence[str], *, fixes: bool = True, target=None):
+def load_report(args: argparse.Namespace, paths: Sequence[str], *, fixes: bool = True, target=None,
+                level: str | None = None, levels: str = ""):
     """The pipeline for one command: resolve, read, evaluate. Returns (report, config, scan).
     ``target``: what ``resolve_target`` gave already (None: ``paths`` are resolved here);
-    ``fixes=False``: no fix search (for an output that shows none)."""
+    ``fixes=False``: no fix search (for an output that shows none). ``level``: a level's
+    scene (relative to the root): only what it loads is read and reported. ``levels``: for a
+    whole-root scan, "reports" (each level's report, ``scan``) or "judged" (the levels
+    ``[[level]]`` names, ``check``; levels found in the project give their findings only)."""
     from texbudget.pipeline import evaluate
     from texbudget.scan.scene import read_scene
 
@@ -332,15 +345,38 @@ def load_report(args: argparse.Namespace, paths: Sequence[str], *, fixes: bool =
     settings = _settings(args, config)
     if not fixes:
         settings = replace(settings, budget=replace(settings.budget, fixes=False))
-    scan = read_scene(root, config, explicit, jobs=_jobs(args), progress=_progress(), use_cache=not args.no_cache)
+    if level is not None:
+        from texbudget.levels.reading import read_level
+        from texbudget.levels.reports import path_report
+
+        found = read_level(root, config, level, jobs=_jobs(args), progress=_progress(), use_cache=not args.no_cache)
+        scan, report = found.scan, path_report(found, settings)
+    else:
+        scan = read_scene(root, config, explicit, jobs=_jobs(args), progress=_progress(), use_cache=not args.no_cache)
+        report = evaluate(scan, settings)
     if scan.cache.status == "unavailable":
         print(f"texbudget: note: running without the read cache: {scan.cache.reason}", file=sys.stderr)
-    report = evaluate(scan, settings)
     if args.deep:
         from texbudget.pipeline import deep_findings
 
         report = replace(report, findings=report.findings + deep_findings(report))
+    if levels and level is None and explicit is None:
+        from texbudget.levels.reading import scan_levels
+        from texbudget.levels.reports import with_levels
+
+        whole = scan_levels(scan, config, jobs=_jobs(args), progress=_progress(), use_cache=not args.no_cache)
+        report = with_levels(report, whole, settings, reports=levels == "reports" or (whole is not None and whole.source != "auto"))
     return report, config, scan
+
+
+def level_target(root, explicit) -> str | None:
+    """The level a command names: a single scene file (``scan town.tscn``), as a path
+    relative to the root; None for anything else."""
+    if not explicit or len(explicit) != 1 or not explicit[0].is_file():
+        return None
+    from texbudget.levels.project import is_level_file
+
+    return explicit[0].relative_to(root).as_posix() if is_level_file(explicit[0].name) else None
 
 
 def _render(report, output: str) -> str:
@@ -367,7 +403,8 @@ def _render(report, output: str) -> str:
 
 def cmd_scan(args: argparse.Namespace) -> int:
     output = _check_output(args, OUTPUT_FORMATS)
-    report, _, _ = load_report(args, args.paths)
+    root, _, explicit = target = resolve_target(args.paths, args.config)
+    report, _, _ = load_report(args, args.paths, target=target, levels="reports", level=level_target(root, explicit))
     _write(_render(report, output))
     return ExitCode.OK
 
@@ -381,7 +418,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     output = _check_output(args, ("text", "json", "sarif", "markdown"))
     root, config, explicit = resolve_target(args.paths, args.config, missing_ok=True)
     only = None
-    if explicit is not None:
+    level = level_target(root, explicit) if args.total else None  # `check --total LEVEL`: that level
+    if level is not None:
+        explicit = None
+    elif explicit is not None:
         # Files named on the command line still obey [scan] include/exclude; files a commit
         # deleted are gone already. The whole tree is read (from the cache) for context: a
         # texture's role can come from a glTF material elsewhere.
@@ -393,18 +433,24 @@ def cmd_check(args: argparse.Namespace) -> int:
         if not only:
             return ExitCode.OK
     # The text output is one line per problem, without the fixes' hints: no fix search.
-    report, _, _ = load_report(args, args.paths, fixes=output != "text", target=(root, config, None))
-    limits = config.sections["limits"]
+    report, _, _ = load_report(args, args.paths, fixes=output != "text", target=(root, config, None), levels="judged",
+                               level=level)
+    limits = config.limits
     problems = [f for f in report.findings if f.severity is Severity.ERROR
                 and (only is None or file_of(f.path) in only)]
     problems += check_limits(report, limits, only)
-    if args.total or limits["total"]:
-        from texbudget.budget.assessment import budget_findings
-        from texbudget.model import Budget
+    if args.total or limits.total:
+        from texbudget.levels.reports import judged, level_problems
 
-        budget = Budget(scenarios=report.scenarios, cards=tuple(c.name for c in report.scenarios[0].cards) if report.scenarios else ())
-        problems += [f for f in budget_findings(budget) if f.severity is Severity.ERROR]
-        problems += total_limits(report, limits)
+        if judged(report):  # [[level]] or `check --total LEVEL`: each level alone, named
+            problems += level_problems(report, limits)
+        else:
+            from texbudget.budget.assessment import budget_findings
+            from texbudget.model import Budget
+
+            budget = Budget(scenarios=report.scenarios, cards=tuple(c.name for c in report.scenarios[0].cards) if report.scenarios else ())
+            problems += [f for f in budget_findings(budget) if f.severity is Severity.ERROR]
+            problems += total_limits(report, limits)
     problems += _growth_problems(args, report, limits)
     if output == "text":
         from texbudget.report.text import printable
@@ -423,15 +469,11 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def _growth_problems(args: argparse.Namespace, report, limits) -> list:
     """``--baseline BASE.json --max-growth 5%``: TB028 when the scene grew more than allowed."""
-    max_growth = limits["max_growth"]
+    max_growth = limits.max_growth
     if args.max_growth is not None:
-        from texbudget.config import _percent
-        from texbudget.errors import ConfigError
+        from texbudget.config import check_flag
 
-        try:
-            max_growth = _percent(args.max_growth, "--max-growth")
-        except ConfigError as exc:
-            raise UsageError(str(exc)) from None
+        max_growth = check_flag("--max-growth", args.max_growth)
     if args.baseline is None:
         if args.max_growth is not None:
             raise UsageError("--max-growth needs --baseline BASE.json to compare with")
@@ -476,11 +518,14 @@ def cmd_tui(args: argparse.Namespace) -> int:
         raise UsageError("`texbudget tui` needs a terminal; use `texbudget scan` for a report")
     root, config, explicit = resolve_target(args.paths, args.config)
     settings = _settings(args, config)
+    level = level_target(root, explicit)
     from texbudget.tui.app import run
 
-    # the config file edited while the app runs is read again with the same flags
+    # the config file edited while the app runs is read again with the same flags; a level
+    # named (`tui town.tscn`) opens on what that level loads
+    more = {} if level is None else {"level": level}
     return run(root, config, settings, explicit, jobs=_jobs(args), use_cache=not args.no_cache,
-               settings_for=functools.partial(_settings, args))
+               settings_for=functools.partial(_settings, args), **more)
 
 
 def cmd_explain(args: argparse.Namespace) -> int:

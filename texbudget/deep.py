@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import io
 import warnings
-from dataclasses import replace
 from pathlib import Path
+
+from msgspec.structs import replace
 
 from texbudget import findings, formats
 from texbudget.model import Finding, TextureFacts, TexturePlan

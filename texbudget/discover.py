@@ -5,13 +5,20 @@ given paths) and returns the files whose suffix has a reader (``readers.supporte
 as sorted POSIX paths relative to the root, plus findings for what could not be walked.
 
 Rules:
-- Globs are gitignore-like and match the relative POSIX path: ``*`` and ``?`` stay inside one
-  path segment, ``[abc]`` / ``[!abc]`` are classes, ``**/`` matches any number of folders,
-  ``/**`` everything inside a folder, a trailing ``/`` matches folders only, a leading ``/``
-  anchors to the root, and a pattern without any other ``/`` matches a name at any depth.
-  A folder that matches matches everything inside it. ``!pattern`` re-includes, last match
-  wins; as in git, nothing inside an excluded folder can be re-included. ``include`` empty
-  means everything; ``exclude`` always wins over ``include``.
+- Globs are gitignore patterns, read as git's ``wildmatch`` reads them (a test holds them to
+  ``git ls-files --ignored``), over the relative POSIX path: ``*`` and ``?`` stay inside one
+  path segment, ``**/`` matches any number of folders, ``/**`` everything inside a folder, a
+  trailing ``/`` matches folders only, a leading ``/`` anchors to the root, and a pattern
+  without any other ``/`` matches a name at any depth. Classes: ``[abc]``, ``[a-z]``,
+  ``[!abc]`` / ``[^abc]``, ``[[:digit:]]`` (git's ASCII classes), ``\\`` escapes inside
+  and out, and a class never matches ``/``. A folder that matches matches everything inside
+  it. ``!pattern`` re-includes, last match wins; as in git, nothing inside an excluded folder
+  can be re-included. ``include`` empty means everything; ``exclude`` always wins over
+  ``include``. Unlike git, spaces around a pattern are dropped (an escaped trailing one is
+  kept), and a pattern git would never match (a ``[`` that no ``]`` closes, a range
+  backwards, an unknown ``[:class:]``) is a ``GlobError``, which the config reports when it
+  is read. The patterns of a list are one regular expression (``PathGlobs``), and the walk
+  asks it once per file and folder: a folder's decision is carried down, not asked again.
 - Hidden files and folders (a leading ``.``) are skipped, which covers ``.git``, ``.hg``,
   ``.svn`` and ``.texbudget``. Engine sidecars (``.import``, ``.meta``) are never reported:
   the policy reads them next to their texture.
@@ -61,9 +68,14 @@ class Discovered:
 # --- globs ------------------------------------------------------------------------------------
 
 
+class GlobError(ValueError):
+    """A ``[scan]`` pattern that matches nothing or cannot be read: the config refuses it when
+    it is read (``config.py``), naming the key."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Glob:
-    regex: re.Pattern[str]
+    regex: str  # a regular expression over a relative POSIX path (fullmatch)
     dir_only: bool
     negated: bool
 
@@ -71,14 +83,21 @@ class _Glob:
 #: Characters a regular expression's class reads as syntax, escaped in a glob's class.
 _CLASS_SPECIAL = re.compile(r"[\\\[\]^&~|]")
 
+#: git's character classes (wildmatch.c, ASCII as git's ctype): ``[[:digit:]]``.
+POSIX_CLASSES = {
+    "alnum": "a-zA-Z0-9", "alpha": "a-zA-Z", "blank": " \\t", "cntrl": "\\x00-\\x1f\\x7f", "digit": "0-9",
+    "graph": "!-~", "lower": "a-z", "print": " -~", "punct": "!-/:-@\\[-`{-~", "space": " \\t\\n\\r",
+    "upper": "A-Z", "xdigit": "0-9A-Fa-f",
+}
+
 
 def glob_class(pattern: str, i: int, negators: str) -> tuple[str, int] | None:
-    """The glob class that opens at ``pattern[i]`` ("[") as a regular expression's class,
+    """The fnmatch class that opens at ``pattern[i]`` ("[") as a regular expression's class,
     and the index after its "]"; None when no "]" closes it (the "[" is then a plain
-    character). One of ``negators`` first negates ("!" as fnmatch reads a class, "!^" as
-    gitignore does), a "]" first (after it) is a member, and every member stands for itself
-    but a range's "-": "^", "[", "&&", "~~", "||" and "\\" are syntax in re's class and
-    are escaped. Shared by ``[scan]`` globs and ``[[rule]] match`` (policy.rules)."""
+    character). One of ``negators`` first negates, a "]" first (after it) is a member, and
+    every member stands for itself but a range's "-": "^", "[", "&&", "~~", "||" and "\\"
+    are syntax in re's class and are escaped. Used by ``[[rule]] match`` (policy.rules); the
+    ``[scan]`` globs read a class as git does (``_git_class``)."""
     j = i + 1
     if pattern[j : j + 1] and pattern[j] in negators:
         j += 1
@@ -91,6 +110,55 @@ def glob_class(pattern: str, i: int, negators: str) -> tuple[str, int] | None:
     negate = pattern[i + 1] in negators  # (a "]" was found, so the class has a first character)
     body = _CLASS_SPECIAL.sub(r"\\\g<0>", body[1:] if negate else body)
     return ("[^" if negate else "[") + body + "]", end + 1
+
+
+def _git_class(pattern: str, i: int) -> tuple[str, int]:
+    """The class that opens at ``pattern[i]`` ("[") read as git's wildmatch reads it: "!" or
+    "^" first negates, a "]" first is a member, "\\" escapes the next character, "a-z" is a
+    range, "[:alpha:]" one of ``POSIX_CLASSES``; a class never matches "/". As a regular
+    expression, and the index after its "]". GlobError for what git would never match: no
+    "]" closing it, a range backwards ("[z-a]"), an unknown "[:name:]"."""
+    n = len(pattern)
+    j = i + 1
+    negate = j < n and pattern[j] in "!^"
+    j += negate
+    members: list[str] = []
+    prev: str | None = None  # the last single character, which a "-" makes a range's start
+    first = True
+    while True:
+        if j >= n:
+            raise GlobError(f"the [ at {i + 1} opens a [...] class that no ] closes (write \\[ for a [)")
+        c = pattern[j]
+        if c == "]" and not first:
+            break
+        first = False
+        if c == "\\" and j + 1 < n:
+            j += 1
+            prev = pattern[j]
+            members.append(re.escape(prev))
+        elif c == "-" and prev is not None and j + 1 < n and pattern[j + 1] != "]":
+            j += 1
+            if pattern[j] == "\\" and j + 1 < n:
+                j += 1
+            end = pattern[j]
+            if end < prev:
+                raise GlobError(f"bad character range {prev}-{end} in a [...] class")
+            members[-1] = f"{re.escape(prev)}-{re.escape(end)}"
+            prev = None
+        elif c == "[" and pattern.startswith(":", j + 1) and pattern[(close := pattern.find("]", j + 2)) - 1] == ":" and close > j + 2:
+            # "[:name:]": the first "]" after "[:" ends it when ":" is before it (else "[" is a member)
+            close -= 1
+            name = pattern[j + 2 : close]
+            if name not in POSIX_CLASSES:
+                raise GlobError(f"unknown class [:{name}:] in a [...] class; allowed: {', '.join(POSIX_CLASSES)}")
+            members.append(POSIX_CLASSES[name])
+            prev = None
+            j = close + 1
+        else:
+            members.append(re.escape(c))
+            prev = c
+        j += 1
+    return "(?!/)" + ("[^" if negate else "[") + "".join(members) + "]", j + 1
 
 
 def _segment(seg: str) -> str:
@@ -109,12 +177,9 @@ def _segment(seg: str) -> str:
         elif c == "?":
             out.append("[^/]")
         elif c == "[":
-            found = glob_class(seg, i, "!^")
-            if found is None:
-                out.append(re.escape(c))
-            else:
-                out.append(found[0])
-                i = found[1] - 1
+            found, end = _git_class(seg, i)
+            out.append(found)
+            i = end - 1
         else:
             out.append(re.escape(c))
         i += 1
@@ -122,10 +187,12 @@ def _segment(seg: str) -> str:
 
 
 def compile_glob(pattern: str) -> _Glob | None:
-    """One gitignore-like pattern as a regex over relative POSIX paths; None for a blank
-    pattern or a comment. ``re.error`` for a class whose range runs backwards ("[z-a]"):
-    the config refuses such a pattern when it is read (``config.py``)."""
+    """One gitignore pattern as a regular expression over relative POSIX paths; None for a
+    blank pattern or a comment. GlobError for a pattern git would never match (``_git_class``);
+    the config refuses such a pattern, and a blank one, when it is read (``config.py``)."""
     pat = pattern.strip()
+    if pat.endswith("\\") and pattern.startswith(" ", pattern.rindex("\\") + 1):
+        pat += " "  # "a\\ ": an escaped trailing space is kept, as git keeps it
     if not pat or pat.startswith("#"):
         return None
     negated = pat.startswith("!")
@@ -148,25 +215,39 @@ def compile_glob(pattern: str) -> _Glob | None:
     body = "".join(pieces)
     if not anchored:
         body = "(?:.*/)?" + body
-    return _Glob(re.compile(body, re.DOTALL), dir_only, negated)
+    return _Glob(body, dir_only, negated)
+
+
+def _last_match(globs: Sequence[_Glob]) -> re.Pattern[str] | None:
+    """One expression for the patterns, last first: the group that matches (``lastindex``)
+    is the LAST pattern that matches the whole path, which decides (gitignore's rule)."""
+    if not globs:
+        return None
+    return re.compile("|".join(f"({g.regex})" for g in reversed(globs)), re.DOTALL)
 
 
 class PathGlobs:
-    """A list of gitignore-like patterns; ``matches`` says whether a relative POSIX path (or
-    any folder above it) is matched, the last matching pattern winning."""
+    """A list of gitignore patterns; ``matches`` says whether a relative POSIX path (or any
+    folder above it) is matched, the last matching pattern winning."""
 
     def __init__(self, patterns: Iterable[str]) -> None:
         self.patterns = tuple(g for g in (compile_glob(p) for p in patterns) if g is not None)
+        files = [g for g in self.patterns if not g.dir_only]
+        self._files, self._dirs = _last_match(files), _last_match(self.patterns)
+        # the group of each pattern, last first -> whether it matches (False: negated)
+        self._file_wins = [not g.negated for g in reversed(files)]
+        self._dir_wins = [not g.negated for g in reversed(self.patterns)]
 
     def __bool__(self) -> bool:
         return bool(self.patterns)
 
-    def _decide(self, path: str, is_dir: bool) -> bool:
-        result = False
-        for g in self.patterns:
-            if (is_dir or not g.dir_only) and g.regex.fullmatch(path):
-                result = not g.negated
-        return result
+    def decide(self, path: str, is_dir: bool) -> bool:
+        """Whether ``path`` itself is matched (its folders aside)."""
+        regex, wins = (self._dirs, self._dir_wins) if is_dir else (self._files, self._file_wins)
+        if regex is None:
+            return False
+        m = regex.fullmatch(path)
+        return m is not None and wins[m.lastindex - 1]  # type: ignore[operator]
 
     def matches(self, rel: str, is_dir: bool = False, *, parents: bool = True) -> bool:
         if not self.patterns:
@@ -174,9 +255,9 @@ class PathGlobs:
         if parents:
             parts = rel.split("/")
             for i in range(1, len(parts)):
-                if self._decide("/".join(parts[:i]), True):
+                if self.decide("/".join(parts[:i]), True):
                     return True
-        return self._decide(rel, is_dir)
+        return self.decide(rel, is_dir)
 
 
 # --- the walk ---------------------------------------------------------------------------------
@@ -203,7 +284,10 @@ class _Walk:
     def inside(self, real: str) -> bool:
         return real == self.real_root or real.startswith(self.real_root.rstrip(os.sep) + os.sep)
 
-    def consider_file(self, rel: str, explicit: bool = False, suffix: str | None = None) -> None:
+    def consider_file(self, rel: str, explicit: bool = False, suffix: str | None = None, included: bool | None = None) -> None:
+        """``included``: met by the walk, in a folder ``include`` matched (True) or not (False);
+        its folders were checked against ``exclude`` on the way down. None: a path named
+        on its own, whose folders are checked here."""
         if suffix is None:
             suffix = suffix_of(rel)
         if suffix in SIDECAR_SUFFIXES:
@@ -215,18 +299,22 @@ class _Walk:
             else:
                 self.skipped += 1
             return
-        if self.exclude.matches(rel):
-            return
-        if self.include and not self.include.matches(rel):
+        if included is None:
+            if self.exclude.matches(rel) or (self.include and not self.include.matches(rel)):
+                return
+        elif self.exclude.decide(rel, False) or (self.include and not included and not self.include.decide(rel, False)):
             return
         self.files[rel] = None
 
-    def walk(self, abs_dir: str, rel_dir: str, ancestors: frozenset[tuple[int, int]]) -> None:
-        stack = [(abs_dir, rel_dir, ancestors)]
-        # Without globs a regular file needs only its suffix looked at (the usual case, inline).
-        plain, suffixes, files = not self.exclude and not self.include, self.suffixes, self.files
+    def walk(self, abs_dir: str, rel_dir: str, ancestors: frozenset[tuple[int, int]], included: bool = False) -> None:
+        """Every file under ``abs_dir``; ``included``: ``include`` matched it or a folder above."""
+        stack = [(abs_dir, rel_dir, ancestors, included)]
+        # A regular file needs only its suffix looked at, and its own path matched against the
+        # globs (its folders were on the way down): the usual case, inline.
+        suffixes, files, exclude, include = self.suffixes, self.files, self.exclude, self.include
+        plain, any_include = not exclude and not include, bool(include)
         while stack:
-            directory, rel, anc = stack.pop()
+            directory, rel, anc, included = stack.pop()
             try:
                 with os.scandir(directory) as it:
                     entries = sorted(it, key=_name)
@@ -244,31 +332,31 @@ class _Walk:
                 if name.startswith("."):
                     continue
                 child = prefix + name
-                if plain:
-                    try:
-                        regular = entry.is_file(follow_symlinks=False)  # settled by the listing
-                    except OSError:
-                        regular = False
-                    if regular:
-                        # suffix_of(name), inline: a name without "/" that does not start
-                        # with "." (skipped above) has its suffix after its last dot
-                        dot = name.rfind(".")
-                        suffix = name[dot:].lower() if dot > 0 else ""
-                        if suffix in suffixes:
-                            files[child] = None
-                        else:
-                            self.consider_file(child, suffix=suffix)
-                        continue
-                item = self.entry(entry, child, anc)
+                try:
+                    regular = entry.is_file(follow_symlinks=False)  # settled by the listing
+                except OSError:
+                    regular = False
+                if regular:
+                    # suffix_of(name), inline: a name without "/" that does not start
+                    # with "." (skipped above) has its suffix after its last dot
+                    dot = name.rfind(".")
+                    suffix = name[dot:].lower() if dot > 0 else ""
+                    if suffix not in suffixes:
+                        self.consider_file(child, suffix=suffix, included=included)
+                    elif plain or (not exclude.decide(child, False) and (included or not any_include or include.decide(child, False))):
+                        files[child] = None
+                    continue
+                item = self.entry(entry, child, anc, included)
                 if item is not None:
                     subdirs.append(item)
             stack.extend(reversed(subdirs))
 
-    def entry(self, entry: os.DirEntry[str], rel: str, anc: frozenset[tuple[int, int]]) -> tuple[str, str, frozenset[tuple[int, int]]] | None:
+    def entry(self, entry: os.DirEntry[str], rel: str, anc: frozenset[tuple[int, int]],
+              included: bool) -> tuple[str, str, frozenset[tuple[int, int]], bool] | None:
         """Handle one directory entry; a folder to descend into is returned."""
         try:
             if entry.is_file(follow_symlinks=False):  # the usual case, settled by the listing
-                self.consider_file(rel, suffix=suffix_of(entry.name))
+                self.consider_file(rel, suffix=suffix_of(entry.name), included=included)
                 return None
             is_link = entry.is_symlink()
             is_dir = entry.is_dir()
@@ -292,13 +380,13 @@ class _Walk:
                     self.note(rel, "TB004", "symbolic link leaves the scan root; not followed")
                 return None
         if is_file:
-            self.consider_file(rel)
+            self.consider_file(rel, included=included)
             return None
         if not is_dir:  # a FIFO, socket or device: never opened (reading a FIFO would block)
             if readable_suffix:
                 self.note(rel, "TB001", "not a regular file (a FIFO, socket or device); not read")
             return None
-        if self.exclude.matches(rel, True, parents=False):
+        if self.exclude.decide(rel, True):
             return None
         try:
             st = os.stat(entry.path)
@@ -315,7 +403,7 @@ class _Walk:
         if key in self.visited:
             return None
         self.visited.add(key)
-        return entry.path, rel, anc | {key}
+        return entry.path, rel, anc | {key}, included or (bool(self.include) and self.include.decide(rel, True))
 
 
 _name = operator.attrgetter("name")
@@ -383,7 +471,7 @@ def _explicit(state: _Walk, root_abs: str, root_key: tuple[int, int], given: Pat
         if key in state.visited and key != root_key:
             return
         state.visited.add(key)
-        state.walk(path_abs, rel, frozenset({root_key, key}))
+        state.walk(path_abs, rel, frozenset({root_key, key}), bool(rel) and state.include.matches(rel, True))
     elif stat.S_ISREG(st.st_mode):
         state.consider_file(rel, explicit=True)
     else:  # a FIFO, socket or device named on the command line: never opened

@@ -11,14 +11,12 @@ neither imports the other.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 
-from texbudget.model import Finding
+from texbudget.model import Finding, Record
 
 
-@dataclass(frozen=True, slots=True)
-class UnityPlatform:
+class UnityPlatform(Record, frozen=True):
     """One ``platformSettings`` entry of a Unity TextureImporter."""
 
     build_target: str
@@ -28,8 +26,7 @@ class UnityPlatform:
     overridden: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class EngineImport:
+class EngineImport(Record, frozen=True):
     """What a Godot 4 ``.import`` or Unity ``.meta`` beside a texture says. ``None`` = the key
     is absent (the engine's default applies). ``findings`` are settings texbudget did not
     understand (the profile decided those); ``settings`` are the raw pairs read, for

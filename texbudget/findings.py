@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from texbudget.model import Finding, Severity, builder
+from texbudget.model import Finding, Severity
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
@@ -113,12 +113,13 @@ _TABLE: tuple[Code, ...] = (
     Code("TB121", W, "A level's scene or resource names a file that could not be read; the file's own finding says why, and what it would load is not priced.", "Fix the named file (see its finding), or the reference to it."),
     Code("TB122", E, "A scene instances itself, directly or through other scenes (a cycle); the instance that closes the loop is not followed.", "Break the loop in the engine: a scene cannot contain itself."),
     Code("TB123", W, "A level names an id (Godot uid://, Unity guid) that the project index does not know; what it would load is not priced.", "Re-import the project in the engine so its .uid / .meta files are written, and commit them."),
+    Code("TB124", INFO, "A level uses one of the engine's built-in resources (Unity's primitive meshes such as Cube and Quad, Default-Material); it ships with the engine whatever the level uses, and is not priced.", "Nothing to do (a few KiB each); use a mesh or material asset instead if it should be priced."),
     Code("TB088", W, "A glTF texture's source image is neither PNG nor JPEG, without the extension that allows its format (a KTX2 without KHR_texture_basisu, a WebP without EXT_texture_webp, an AVIF without EXT_texture_avif, a DDS without MSFT_texture_dds; TGA and the rest have none): glTF loaders refuse it.", "Add the extension to the texture (its source the image, the texture's own source a PNG or JPEG fallback), or convert the image to PNG or JPEG."),
     Code("TB089", W, "An EXT_lights_image_based light is not the cubemap it declares: specularImageSize is not a power of two, it lists more levels than that size has, or a face's size is not the level's; it is priced as declared (extra levels dropped).", "Re-export the environment: square power-of-two faces, each level half the one before."),
     # --- Godot scenes and resources (TB100–TB109)
     Code("TB100", E, "A Godot text scene or resource (.tscn, .tres, .escn) breaks Godot's syntax (the message gives the line), or does not start with [gd_scene] or [gd_resource]; nothing in it was read.", "Open the file in the Godot editor and save it again, or fix the line the message names (a merge conflict often leaves such lines)."),
-    Code("TB101", E, "A Godot binary resource (.scn, .res, .mesh, .lmbake) is broken: no RSRC signature (.scn, .lmbake), cut short, or a count, offset or value type that does not fit the file; nothing in it was read.", "Re-save the resource in the Godot editor, or restore it from version control."),
-    Code("TB102", W, "A Godot binary resource texbudget does not read: compressed (RSCC), or of a format newer than Godot 4's; what it loads is not counted.", "Save it uncompressed (or as .tres/.tscn text) to have it priced."),
+    Code("TB101", E, "A Godot binary resource (.scn, .res, .mesh, .lmbake) is broken: no RSRC signature (.scn, .lmbake), cut short, a count, offset or value type that does not fit the file, or (compressed, RSCC) a block that does not inflate to its size; nothing in it was read.", "Re-save the resource in the Godot editor, or restore it from version control."),
+    Code("TB102", W, "A Godot binary resource texbudget does not read: compressed (RSCC) with FastLZ or Brotli (or with Zstandard where the zstd module is missing), or of a format newer than Godot 4's; what it loads is not counted.", "Re-save it from Godot 4 (compressed resources use Zstandard), or as .tres/.tscn text, to have it priced; for Zstandard, install backports.zstd (Python before 3.14)."),
     Code("TB103", W, "A Godot scene or resource refers to an ExtResource or SubResource id it does not declare; Godot loads nothing there, and that reference was not followed.", "Re-save the file in the Godot editor; a hand edit or a merge probably lost the declaration."),
     Code("TB104", W, "Part of a Godot scene or resource could not be priced as declared: a mesh surface whose stored bytes disagree with its format flags (priced as stored), a surface or node table missing what it needs (not priced).", "Re-save the mesh or scene in the Godot editor; the message names the part."),
     Code("TB105", INFO, "A Godot scene or resource holds content generated at load time or embedded in it (procedural textures, primitive meshes, an ImageTexture's image, Godot 3 mesh data); it is not priced.", "Nothing to do if it is small; bake it to a texture or mesh file to have it priced."),
@@ -138,14 +139,10 @@ _TABLE: tuple[Code, ...] = (
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _TABLE}
-#: ``Finding(...)`` at a fraction of the cost (``model.builder``): a scan can make one per file.
-_new_finding = builder(Finding)
-
-
 def make(path: str, code: str, message: str, hint: str | None = None) -> Finding:
     """A Finding with the table's severity and (unless given) its hint."""
     entry = CODES[code]
-    return _new_finding(path, code, entry.severity, message, entry.hint if hint is None else hint)
+    return Finding(path=path, code=code, severity=entry.severity, message=message, hint=entry.hint if hint is None else hint)
 
 
 def table() -> tuple[Code, ...]:

@@ -6,10 +6,10 @@ Each broken rule is one Finding whose message reads as ``what, measured > limit`
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-from typing import Any
+from collections.abc import Collection
 
 from texbudget import findings, formats
+from texbudget.config import LimitsSection
 from texbudget.model import Finding, file_of
 from texbudget.pipeline import MeshRow, Report, TextureRow
 from texbudget.sizing.textures import full_mip_count
@@ -33,41 +33,41 @@ def _is_pot(n: int) -> bool:
     return n > 0 and n & (n - 1) == 0
 
 
-def texture_limits(row: TextureRow, limits: Mapping[str, Any]) -> list[Finding]:
+def texture_limits(row: TextureRow, limits: LimitsSection) -> list[Finding]:
     f, plan, cost = row.facts, row.plan, row.cost
     if plan.ignored:
         return []
     out: list[Finding] = []
     path = f.path
     fmt = formats.find(plan.gpu_format)
-    if limits.get("max_bytes") is not None and cost.allocated_bytes > limits["max_bytes"]:
-        out.append(findings.make(path, "TB020", f"{_shape(row)}, {human_bytes(cost.allocated_bytes)} > max_bytes {human_bytes(limits['max_bytes'])}"))
-    if limits.get("max_size") is not None and max(f.width, f.height) > limits["max_size"]:
-        out.append(findings.make(path, "TB021", f"{f.width}x{f.height} > max_size {limits['max_size']}"))
-    if limits.get("forbid_uncompressed") and fmt is not None and not fmt.compressed and plan.role not in _UNCOMPRESSED_OK_ROLES:
+    if limits.max_bytes is not None and cost.allocated_bytes > limits.max_bytes:
+        out.append(findings.make(path, "TB020", f"{_shape(row)}, {human_bytes(cost.allocated_bytes)} > max_bytes {human_bytes(limits.max_bytes)}"))
+    if limits.max_size is not None and max(f.width, f.height) > limits.max_size:
+        out.append(findings.make(path, "TB021", f"{f.width}x{f.height} > max_size {limits.max_size}"))
+    if limits.forbid_uncompressed and fmt is not None and not fmt.compressed and plan.role not in _UNCOMPRESSED_OK_ROLES:
         out.append(findings.make(path, "TB022", f"{_shape(row)}, {human_bytes(cost.allocated_bytes)} uncompressed (forbid_uncompressed; {plan.decided_by})"))
-    if limits.get("require_mips") and f.stored_format and f.stored_levels == 1 and max(f.width, f.height) > 1 and not f.mips_generate:
+    if limits.require_mips and f.stored_format and f.stored_levels == 1 and max(f.width, f.height) > 1 and not f.mips_generate:
         full = full_mip_count(f.width, f.height, f.depth)
         out.append(findings.make(path, "TB023", f"{_shape(row)}, 1 mip level stored < {full} of a full chain (require_mips)"))
-    if limits.get("multiple_of_4") and fmt is not None and fmt.compressed and (f.width % 4 or f.height % 4):
+    if limits.multiple_of_4 and fmt is not None and fmt.compressed and (f.width % 4 or f.height % 4):
         out.append(findings.make(path, "TB024", f"{f.width}x{f.height} is not a multiple of 4 for {plan.gpu_format} (multiple_of_4)"))
-    if limits.get("power_of_two") and not (_is_pot(f.width) and _is_pot(f.height)):
+    if limits.power_of_two and not (_is_pot(f.width) and _is_pot(f.height)):
         out.append(findings.make(path, "TB025", f"{f.width}x{f.height} is not a power of two (power_of_two)"))
     return out
 
 
-def mesh_limits(row: MeshRow, limits: Mapping[str, Any]) -> list[Finding]:
-    cap = limits.get("max_triangles")
+def mesh_limits(row: MeshRow, limits: LimitsSection) -> list[Finding]:
+    cap = limits.max_triangles
     if cap is not None and row.facts.triangles > cap:
         return [findings.make(row.facts.path, "TB026", f"{row.facts.triangles:,} triangles > max_triangles {cap:,}")]
     return []
 
 
-def check_limits(report: Report, limits: Mapping[str, Any], only: Collection[str] | None = None) -> tuple[Finding, ...]:
+def check_limits(report: Report, limits: LimitsSection, only: Collection[str] | None = None) -> tuple[Finding, ...]:
     """Every broken per-file limit; ``only`` restricts to these files (asset paths whose file
     part is in it, so ``level.glb`` covers ``level.glb#mesh/3``)."""
     out: list[Finding] = []
-    if limits.get("forbid_unused"):
+    if limits.forbid_unused:
         out += [findings.make(f.path, "TB029", f.message + " (forbid_unused)") for f in report.findings
                 if f.code == "TB006" and (only is None or f.path in only)]
     for t in report.textures:
@@ -79,9 +79,9 @@ def check_limits(report: Report, limits: Mapping[str, Any], only: Collection[str
     return tuple(out)
 
 
-def total_limits(report: Report, limits: Mapping[str, Any]) -> tuple[Finding, ...]:
+def total_limits(report: Report, limits: LimitsSection) -> tuple[Finding, ...]:
     """``max_total``: the largest scenario total against a fixed byte limit."""
-    cap = limits.get("max_total")
+    cap = limits.max_total
     if cap is None or not report.scenarios:
         return ()
     worst = max(report.scenarios, key=lambda s: s.total_bytes)

@@ -1,23 +1,37 @@
 """The vocabulary every stage shares (DESIGN.md §2).
 
-Frozen dataclasses; every size is an ``int`` in bytes. An asset's identity is its POSIX
-path relative to the scan root, with ``#image/N`` / ``#mesh/N`` inside a glTF (``file_of``).
+Frozen ``msgspec`` Structs (``Record``); every size is an ``int`` in bytes. An asset's
+identity is its POSIX path relative to the scan root, with ``#image/N`` / ``#mesh/N`` inside a
+glTF (``file_of``).
+
+A record is built with keywords (``TextureFacts(path=..., container="png", ...)``), compares
+by value, hashes by value (``PixelFormat`` by its name) and cannot be changed: ``evolve`` (that
+is ``msgspec.structs.replace``) gives a copy with some fields changed. Records are not tracked
+by the cyclic garbage collector (``gc=False``): none can hold itself, directly or through
+another (they hold strings, numbers, enums, tuples and other records; ``ScenarioResult`` dicts
+of numbers). The read cache stores them with ``msgspec.msgpack`` (``texbudget/cache.py``),
+as arrays of their fields in order (``array_like``): a change to the fields of a record the
+cache holds bumps ``cache.SCHEMA``.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import operator
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-if TYPE_CHECKING:
-    from _typeshed import DataclassInstance
+import msgspec
 
-_T = TypeVar("_T")
+#: ``evolve(record, **changes)``: a copy of ``record`` with ``changes`` (``msgspec.structs.replace``).
+evolve = msgspec.structs.replace
+
+
+class Record(msgspec.Struct, frozen=True, gc=False, array_like=True, forbid_unknown_fields=True):
+    """The base of texbudget's records: immutable, compared and hashed by value, untracked
+    by the cyclic garbage collector (they hold no cycles), stored as arrays of their fields
+    (``array_like``: the read cache's msgpack and the worker processes' messages). An array
+    with more items than the record has fields is refused; one with fewer takes the defaults
+    of the missing last fields, and is refused when a missing field has none (msgspec's
+    rules). Each record says ``frozen=True`` again: type checkers do not inherit it."""
 
 
 class Severity(str, Enum):
@@ -47,8 +61,7 @@ def is_part(path: str) -> bool:
     return "#" in path and _PART.search(path) is not None
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(Record, frozen=True):
     """A problem with one file or asset. A bad file is data, never a crash."""
 
     path: str
@@ -58,8 +71,7 @@ class Finding:
     hint: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class PixelFormat:
+class PixelFormat(Record, frozen=True):
     """One GPU pixel format. Canonical names are Vulkan's without ``VK_FORMAT_`` and the
     ``_BLOCK``/``_PACKnn`` suffix (``BC7_SRGB``, ``R8G8B8A8_UNORM``, ``ASTC_6x6_SFLOAT``)."""
 
@@ -98,8 +110,7 @@ class PixelFormat:
         return self.bytes_per_block * 8 / texels
 
 
-@dataclass(frozen=True, slots=True)
-class MipLevel:
+class MipLevel(Record, frozen=True):
     """One mip level. ``bytes`` covers every layer, face and depth slice of the level."""
 
     level: int
@@ -114,8 +125,7 @@ class MipLevel:
 COMPOSED_CONTAINER = "gltf"
 
 
-@dataclass(frozen=True, slots=True)
-class TextureFacts:
+class TextureFacts(Record, frozen=True):
     """What a texture file says about itself (read from headers)."""
 
     path: str
@@ -141,8 +151,7 @@ class TextureFacts:
     palette: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class AttributeFacts:
+class AttributeFacts(Record, frozen=True):
     """One vertex attribute accessor: ``component_type`` is a glTF name ("FLOAT",
     "UNSIGNED_SHORT", …), ``components`` 1–16 (VEC3 = 3, MAT4 = 16)."""
 
@@ -154,8 +163,7 @@ class AttributeFacts:
     normalized: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class PrimitiveFacts:
+class PrimitiveFacts(Record, frozen=True):
     mode: int  # glTF draw mode: 4 triangles, 5 strip, 6 fan, 0 points, 1 lines …
     vertex_count: int
     triangles: int
@@ -169,8 +177,7 @@ class PrimitiveFacts:
     accessor_ids: tuple[int, ...] = ()  # glTF accessor indices this primitive uses (dedup)
 
 
-@dataclass(frozen=True, slots=True)
-class MeshFacts:
+class MeshFacts(Record, frozen=True):
     """One mesh of a file (``file.glb#mesh/N``; a whole OBJ/PLY/STL is ``#mesh/0``)."""
 
     path: str
@@ -194,8 +201,7 @@ class MeshFacts:
 REF_KINDS: tuple[str, ...] = ("instance", "mesh", "material", "texture")
 
 
-@dataclass(frozen=True, slots=True)
-class SceneRef:
+class SceneRef(Record, frozen=True):
     """One thing a scene or resource file loads: an edge of a level's graph (docs/levels.md).
 
     ``holder`` is what holds the reference: the file's own path, or a material defined inside
@@ -219,8 +225,7 @@ class SceneRef:
     where: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class SceneFacts:
+class SceneFacts(Record, frozen=True):
     """What a scene file says about how assets are used."""
 
     path: str
@@ -243,8 +248,7 @@ class SceneFacts:
     cube_faces: tuple[tuple[str, str], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class ReadResult:
+class ReadResult(Record, frozen=True):
     """Everything one file yields. A GLB gives many textures and meshes; a broken file gives
     one finding and nothing else."""
 
@@ -255,15 +259,14 @@ class ReadResult:
 
     def __add__(self, other: ReadResult) -> ReadResult:
         return ReadResult(
-            self.textures + other.textures,
-            self.meshes + other.meshes,
-            self.scenes + other.scenes,
-            self.findings + other.findings,
+            textures=self.textures + other.textures,
+            meshes=self.meshes + other.meshes,
+            scenes=self.scenes + other.scenes,
+            findings=self.findings + other.findings,
         )
 
 
-@dataclass(frozen=True, slots=True)
-class TexturePlan:
+class TexturePlan(Record, frozen=True):
     """What a texture becomes on the GPU, and why."""
 
     path: str
@@ -283,16 +286,14 @@ class TexturePlan:
     streamed: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class TextureCost:
+class TextureCost(Record, frozen=True):
     plan: TexturePlan
     mips: tuple[MipLevel, ...]  # after the tier drop
     gpu_bytes: int  # content bytes: sum of mips
     allocated_bytes: int  # after the allocation model's alignment
 
 
-@dataclass(frozen=True, slots=True)
-class Fix:
+class Fix(Record, frozen=True):
     """One concrete change that would make a scenario fit on a card, with the bytes it saves
     (exact for texture changes; an estimate when ``estimate``: BLAS compaction, upscaler).
 
@@ -311,8 +312,7 @@ class Fix:
     estimate: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class CardVerdict:
+class CardVerdict(Record, frozen=True):
     """One card in one scenario. ``free_bytes`` = usable − total (negative when over);
     ``fits`` when free ≥ headroom, ``tight`` when 0 ≤ free < headroom, ``over`` when free < 0."""
 
@@ -328,8 +328,7 @@ class CardVerdict:
     free_after_fixes_bytes: int | None = None  # free once this card's fixes are applied
 
 
-@dataclass(frozen=True, slots=True)
-class Scenario:
+class Scenario(Record, frozen=True):
     """One combination the budget is judged for: output resolution, render scale (from the
     upscaler), quality tier, RT vendor or "off", renderer preset, platform."""
 
@@ -353,8 +352,7 @@ class Scenario:
         return f"{self.render_width or self.width}x{self.render_height or self.height}"
 
 
-@dataclass(frozen=True, slots=True)
-class ScenarioResult:
+class ScenarioResult(Record, frozen=True):
     """The budget of one scenario. ``bytes`` holds the four categories (textures count
     *allocated* bytes, and under streaming the pool variant); ``details`` the parts behind
     them (content vs allocated, estimates); ``streaming`` (a JSON-ready dict) both variants."""
@@ -363,7 +361,7 @@ class ScenarioResult:
     render_scale: float
     quality: str
     rt: str
-    bytes: dict[str, int] = field(default_factory=dict)
+    bytes: dict[str, int] = msgspec.field(default_factory=dict)
     total_bytes: int = 0
     cards: tuple[CardVerdict, ...] = ()
     fixes: tuple[Fix, ...] = ()
@@ -371,14 +369,13 @@ class ScenarioResult:
     renderer: str | None = None
     platform: str = "desktop"
     render_resolution: str = ""
-    details: dict[str, int] = field(default_factory=dict)
+    details: dict[str, int] = msgspec.field(default_factory=dict)
     streaming: dict | None = None
     notes: tuple[str, ...] = ()
     scenario: Scenario | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Budget:
+class Budget(Record, frozen=True):
     """Every scenario of one evaluation, judged on every card."""
 
     scenarios: tuple[ScenarioResult, ...] = ()
@@ -390,85 +387,3 @@ class Budget:
         """The worst verdict of any card in any scenario: over, then tight, then fits."""
         verdicts = {c.verdict for s in self.scenarios for c in s.cards}
         return next((v for v in ("over", "tight") if v in verdicts), "fits")
-
-
-# --- building facts fast ------------------------------------------------------------------------
-
-_BUILDERS: dict[type, Callable[..., Any]] = {}
-
-
-def builder(cls: type[_T]) -> Callable[..., _T]:
-    """A callable that builds ``cls(...)`` (same arguments) for a frozen slots dataclass (this
-    module's facts, the pipeline's report rows), at a fifth of the cost.
-
-    A frozen dataclass stores each field through ``object.__setattr__`` (its own
-    ``__setattr__`` refuses every change), so a TextureFacts costs 1.8 µs to build; a scan
-    builds hundreds of thousands of facts, reading or from the cache. The builder is a
-    function with ``cls``'s parameters and defaults that makes an instance of a mutable twin
-    class with the same slots, stores the fields plainly (0.3 µs) and then assigns the
-    object's ``__class__`` to ``cls``. The two layouts are the same, so Python allows it, and
-    from then on the object is an ordinary ``cls`` instance, equal, hashable and immutable
-    like one made by ``cls(...)``. Builders are made on first use; a class with its own
-    ``__post_init__`` gets ``cls`` itself."""
-    build = _BUILDERS.get(cls)
-    if build is None:
-        build = _BUILDERS[cls] = _make_builder(cls)
-    return build
-
-
-def _make_builder(cls: type[_T]) -> Callable[..., _T]:
-    params = getattr(cls, "__dataclass_params__", None)
-    if params is None or not params.frozen or "__slots__" not in cls.__dict__ or hasattr(cls, "__post_init__"):
-        return cls
-    # A frozen slots dataclass from here on (checked above); mypy cannot follow type[_T] to it.
-    fields = dataclasses.fields(cast("type[DataclassInstance]", cls))
-    if any(not f.init or f.kw_only for f in fields):  # none in texbudget: the plain class then
-        return cls
-    # A function written out as a dataclass writes __init__ (same parameters, defaults and
-    # factories) that makes a twin, stores each field plainly and ends by assigning
-    # ``__class__``. A function, not the twin class with that __init__: no type call, no
-    # __init__ lookup (a positional build 12 % cheaper).
-    twin = type(cls.__name__, (), {"__slots__": cast(Any, cls).__slots__})
-    names: dict[str, Any] = {"__cls": cls, "__twin": twin, "__new": object.__new__, "__missing": dataclasses.MISSING}
-    parameters, body = [], ["self = __new(__twin)"]
-    for f in fields:
-        if f.default is not dataclasses.MISSING:
-            names[f"__default_{f.name}"] = f.default
-            parameters.append(f"{f.name}=__default_{f.name}")
-        elif f.default_factory is not dataclasses.MISSING:
-            names[f"__factory_{f.name}"] = f.default_factory
-            parameters.append(f"{f.name}=__missing")
-            body.append(f"if {f.name} is __missing: {f.name} = __factory_{f.name}()")
-        else:
-            parameters.append(f.name)
-        body.append(f"self.{f.name} = {f.name}")
-    body += ["self.__class__ = __cls", "return self"]
-    exec(f"def build({', '.join(parameters)}):\n" + "".join(f"    {line}\n" for line in body), names)
-    build = names["build"]
-    build.__doc__ = f"Builds a {cls.__name__} (see ``texbudget.model.builder``)."
-    return cast(Callable[..., _T], build)
-
-
-_EVOLVERS: dict[type, tuple[Callable[[Any], tuple], dict[str, int], Callable[..., Any]]] = {}
-
-
-def evolve(obj: _T, **changes: Any) -> _T:
-    """``dataclasses.replace(obj, **changes)`` for a frozen slots dataclass, built through
-    ``builder`` (a TexturePlan in a quarter of the time; the fix search makes hundreds)."""
-    cls = type(obj)
-    entry = _EVOLVERS.get(cls)
-    if entry is None:
-        fields = dataclasses.fields(cast("type[DataclassInstance]", cls))
-        if not all(f.init for f in fields):  # none in texbudget
-            return cast(_T, dataclasses.replace(cast(Any, obj), **changes))
-        names = [f.name for f in fields]
-        get: Callable[[Any], Any] = operator.attrgetter(*names)
-        entry = _EVOLVERS[cls] = ((lambda o: (get(o),)) if len(names) == 1 else get,
-                                  {n: i for i, n in enumerate(names)}, builder(cls))
-    get, index, build = entry
-    values = list(get(obj))
-    for name, value in changes.items():
-        if name not in index:
-            raise TypeError(f"{cls.__name__} has no field {name!r}")
-        values[index[name]] = value
-    return build(*values)

@@ -21,21 +21,21 @@ from texbudget.budget.inputs import BudgetInputs, summarize_acceleration
 from texbudget.budget.settings import BudgetSettings, settings_from_config
 from texbudget.budget.settings import scenarios as budget_scenarios
 from texbudget.config import Config
-from texbudget.errors import ConfigError, TexbudgetError, UsageError
 from texbudget.model import (
     Finding,
     MeshFacts,
+    Record,
     ScenarioResult,
     TextureCost,
     TextureFacts,
     TexturePlan,
-    builder,
+    evolve,
     file_of,
     is_part,
 )
 from texbudget.policy.decision import content_role, decide_all, price
-from texbudget.policy.profiles import QUALITY_TIERS, PolicySettings, load_platforms
-from texbudget.policy.rules import Rule, parse_rules
+from texbudget.policy.profiles import PolicySettings
+from texbudget.policy.rules import Rule
 from texbudget.scan.scene import Scan, gc_paused
 from texbudget.sizing import bvh
 from texbudget.sizing.meshes import MeshCost, VertexLayout, price_mesh
@@ -57,16 +57,14 @@ class Settings:
     config_label: str = "defaults"
 
 
-@dataclass(frozen=True, slots=True)
-class TextureRow:
+class TextureRow(Record, frozen=True):
     facts: TextureFacts
     plan: TexturePlan
     cost: TextureCost
     used_by: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class MeshRow:
+class MeshRow(Record, frozen=True):
     facts: MeshFacts
     cost: MeshCost
     blas: bvh.BlasEstimate | None = None
@@ -84,6 +82,29 @@ class Report:
     findings: tuple[Finding, ...]
     scenarios: tuple[ScenarioResult, ...]
     acceleration: Mapping[str, bvh.AccelerationCost] = field(default_factory=dict)
+    # the levels' own reports (texbudget.levels.reports.with_levels; docs/levels.md)
+    levels: tuple[LevelReport, ...] = ()
+
+
+@dataclass(frozen=True)
+class LevelReport:
+    """One level's own report, as the whole report carries it (``Report.levels``,
+    docs/levels.md): ``source`` is "config" (``[[level]]``), "auto" (found in the project) or
+    "path" (the level named on the command line)."""
+
+    name: str
+    scene: str
+    source: str
+    report: Report
+
+    @property
+    def texture_bytes(self) -> int:
+        """What the level's textures count (allocated, first quality tier; ignored ones not)."""
+        return sum(t.cost.allocated_bytes for t in self.report.textures if not t.plan.ignored)
+
+    @property
+    def mesh_bytes(self) -> int:
+        return sum(m.cost.buffer_bytes for m in self.report.meshes)
 
 
 # --- evaluate (pure) -------------------------------------------------------------------
@@ -186,7 +207,7 @@ def _plan_textures(scan: Scan, prepared: _Prepared, settings: Settings, quality:
     if not skip:
         return costs
     return tuple(
-        price(replace(c.plan, ignored=True, decided_by=f"{skip[c.plan.path]}; {c.plan.decided_by}"), model)
+        price(evolve(c.plan, ignored=True, decided_by=f"{skip[c.plan.path]}; {c.plan.decided_by}"), model)
         if c.plan.path in skip and not c.plan.ignored else c
         for c in costs
     )
@@ -302,14 +323,13 @@ def _evaluate(scan: Scan, settings: Settings) -> Report:
     }
     results = tuple(assess(inputs[s.quality], s, settings.budget, cards) for s in scenarios)
     users = prepared.users
-    texture_row, mesh_row = builder(TextureRow), builder(MeshRow)  # a row per asset: built cheaply
     tex_rows = tuple(
-        texture_row(facts, cost.plan, cost, users.get(facts.path, ()))
+        TextureRow(facts=facts, plan=cost.plan, cost=cost, used_by=users.get(facts.path, ()))
         for facts, cost in zip(scan.textures, planned[qualities[0]], strict=True)
     )
     first_accel = acceleration.get(vendors[0]) if vendors else None
     blas_by_path = dict(first_accel.per_mesh) if first_accel else {}
-    mesh_rows = tuple(mesh_row(m, c, blas_by_path.get(c.path)) for m, c in zip(scan.meshes, mesh_costs, strict=True))
+    mesh_rows = tuple(MeshRow(facts=m, cost=c, blas=blas_by_path.get(c.path)) for m, c in zip(scan.meshes, mesh_costs, strict=True))
     return Report(
         root=scan.root, settings=settings, textures=tex_rows, meshes=mesh_rows,
         findings=scan.findings + unused_textures(users, tex_rows) + unmatched_rules(scan, settings), scenarios=results,
@@ -332,69 +352,26 @@ def deep_findings(report: Report) -> tuple[Finding, ...]:
 
 # --- settings --------------------------------------------------------------------------
 
-_COMPONENT_TYPES = {
-    "f32": "FLOAT", "f16": "HALF_FLOAT", "u32": "UNSIGNED_INT", "u16": "UNSIGNED_SHORT",
-    "s16": "SHORT", "u8": "UNSIGNED_BYTE", "s8": "BYTE",
-}
-
-
-def parse_layout(entries: Sequence[str], where: str) -> VertexLayout:
-    """``["position:f32x3", "normal:s8x4", "uv0:f16x2"]`` → a VertexLayout."""
-    attrs = []
-    for entry in entries:
-        name, _, spec = entry.partition(":")
-        ctype, _, count = spec.partition("x")
-        if not name or ctype not in _COMPONENT_TYPES or not count.isdigit() or not 1 <= int(count) <= 16:
-            raise ConfigError(
-                f"{where} = {entry!r}: write NAME:TYPExCOUNT, TYPE one of {', '.join(_COMPONENT_TYPES)}, "
-                "COUNT 1 to 16 (e.g. 'position:f32x3')"
-            )
-        attrs.append((name, _COMPONENT_TYPES[ctype], int(count)))
-    return VertexLayout(tuple(attrs), name="config")
-
 
 def build_settings(
     config: Config, *, platform: str | None = None, quality: Sequence[str] | str | None = None,
     resolutions: Sequence[str] | None = None, rt: Sequence[str] | str | None = None,
     cards: Sequence[str] | str | None = None,
 ) -> Settings:
-    """Config values overridden by flags (None = not given). Wrong values raise ConfigError
-    (from the file) or UsageError (from a flag), each one line naming what is allowed."""
-    label = str(config.path) if config.path else "defaults"
-
-    def bad(flag: object, message: str) -> TexbudgetError:
-        return UsageError(message) if flag is not None else ConfigError(f"{label}: [budget] {message}")
-
-    plat = platform or config["budget.platform"]
-    qualities = (quality,) if isinstance(quality, str) else tuple(quality or config["budget.quality"])
-    platforms = load_platforms()
-    if plat not in platforms:
-        raise bad(platform, f"platform {plat!r}: allowed values are {', '.join(platforms)}")
-    for q in qualities:
-        if q not in QUALITY_TIERS:
-            raise bad(quality, f"quality {q!r}: allowed values are {', '.join(QUALITY_TIERS)}")
-    psettings = PolicySettings(platform=plat, quality=qualities[0], high_quality=config["budget.high_quality"])
-    rules = parse_rules(list(config.rules), config.label) if config.rules else ()
-    overrides = {
-        "platform": plat,
-        "quality": qualities,
-        "resolutions": tuple(resolutions) if resolutions else None,
-        "rt": ((rt,) if isinstance(rt, str) else tuple(rt)) if rt else None,
-        "cards": ((cards,) if isinstance(cards, str) else tuple(cards)) if cards else None,
-    }
-    try:
-        bsettings = settings_from_config(config.sections["budget"], **overrides)
-        resolve_cards(bsettings.cards)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    profiles = bvh.load_profiles()
-    for vendor in bsettings.rt or ():
-        if vendor != "off" and vendor not in profiles:
-            raise UsageError(f"--rt {vendor}: allowed values are off, {', '.join(profiles)}")
-    layout_entries = config["meshes.layout"]
-    layout = parse_layout(layout_entries, f"{label}: [meshes] layout") if layout_entries else None
+    """The config's values overridden by flags (None = not given). Nothing is checked here:
+    the config was checked when it was read (``config.load``) and the flags when they were
+    parsed (``config.check_flag``), each mistake one line naming the file and key or the flag."""
+    budget = config.budget
+    qualities = (quality,) if isinstance(quality, str) else tuple(quality or budget.quality)
+    plat = platform or budget.platform
+    psettings = PolicySettings(platform=plat, quality=qualities[0], high_quality=budget.high_quality)
+    bsettings = settings_from_config(
+        budget, platform=plat, quality=qualities, resolutions=tuple(resolutions) if resolutions else None,
+        rt=((rt,) if isinstance(rt, str) else tuple(rt)) if rt else None,
+        cards=((cards,) if isinstance(cards, str) else tuple(cards)) if cards else None,
+    )
     return Settings(
-        policy=psettings, budget=bsettings, rules=rules, instances=config.instances, layout=layout,
-        skinned_copy=config["meshes.skinned_copy"], rt_lod=config["meshes.rt_lod"],
+        policy=psettings, budget=bsettings, rules=config.rules, instances=config.instances,
+        layout=config.meshes.layout, skinned_copy=config.meshes.skinned_copy, rt_lod=config.meshes.rt_lod,
         config_label=config.label,
     )

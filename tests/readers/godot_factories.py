@@ -118,9 +118,11 @@ class _Writer:
 
 
 def rsrc(main_type: str, ext: list[tuple[str, str, str]], internal: list[tuple[str, str, dict]], *,
-         major: int = 4, minor: int = 3, fmt: int = 6, uid: str = "", named: bool = True) -> bytes:
+         major: int = 4, minor: int = 3, fmt: int = 6, uid: str = "", named: bool = True, magic: bool = True) -> bytes:
     """A binary resource. Internal resource ids are written ``local://ID``; the last one is the
-    main resource (as Godot writes it, with an empty path when ``named``)."""
+    main resource (as Godot writes it, with an empty path when ``named``). ``magic=False``
+    leaves out the leading ``RSRC``, as the saver does when it writes through
+    FileAccessCompressed (offsets then count from the stream's start): ``rscc`` compresses it."""
     w = _Writer()
     bodies = []
     for _ident, res_type, props in internal:
@@ -129,7 +131,7 @@ def rsrc(main_type: str, ext: list[tuple[str, str, str]], internal: list[tuple[s
             body += w.name(key) + w.variant(value)
         bodies.append(body)
     flags = (1 if named else 0) | 2
-    head = b"RSRC" + struct.pack("<IIIII", 0, 0, major, minor, fmt) + _ustring(main_type)
+    head = (b"RSRC" if magic else b"") + struct.pack("<IIIII", 0, 0, major, minor, fmt) + _ustring(main_type)
     head += struct.pack("<QIQ", 0, flags, uid_value(uid) if uid else 0xFFFFFFFFFFFFFFFF) + bytes(11 * 4)
     head += struct.pack("<I", len(w.strings)) + b"".join(_ustring(s) for s in w.strings)
     head += struct.pack("<I", len(ext))
@@ -143,6 +145,23 @@ def rsrc(main_type: str, ext: list[tuple[str, str, str]], internal: list[tuple[s
         table += _ustring(f"local://{ident}") + struct.pack("<Q", offset)
         offset += len(body)
     return head + table + b"".join(bodies) + b"RSRC"
+
+
+def rscc(stream: bytes, mode: int = 2, block_size: int = 4096) -> bytes:
+    """A compressed binary resource as ``FileAccessCompressed`` writes one (``configure("RSCC")``,
+    core/io/file_access_compressed.cpp): "RSCC", u32 mode (1 Deflate: a zlib stream, 2
+    Zstandard, 3 gzip), u32 block size, u32 length of ``stream``, the compressed size of each
+    of (length / block size) + 1 blocks, then the blocks, each compressed on its own."""
+    import gzip
+    import zlib
+
+    from backports import zstd
+
+    blocks = [stream[i:i + block_size] for i in range(0, len(stream) // block_size * block_size + 1, block_size)]
+    squeeze = {1: lambda b: zlib.compress(b, 9), 2: lambda b: zstd.compress(b, 3), 3: lambda b: gzip.compress(b, mtime=0)}[mode]
+    packed = [squeeze(b) for b in blocks]
+    return (b"RSCC" + struct.pack("<III", mode, block_size, len(stream)) + struct.pack(f"<{len(packed)}I", *map(len, packed))
+            + b"".join(packed))
 
 
 def bundled(names: list[str], variants: list[object], nodes: list[tuple], *, node_paths: tuple[str, ...] = ()) -> dict:

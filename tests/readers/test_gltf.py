@@ -24,7 +24,14 @@ from tests.readers.gltf_factories import (
     triangle_mesh,
 )
 from texbudget.model import ReadResult
-from texbudget.readers import gltf, read_path
+from texbudget.readers import (
+    gltf,
+    gltf_accessors,
+    gltf_container,
+    gltf_images,
+    gltf_uris,
+    read_path,
+)
 from texbudget.sizing.bvh import estimate_scene
 from texbudget.sizing.meshes import price_mesh
 
@@ -412,20 +419,30 @@ def test_a_byte_order_mark_is_allowed_once_and_counted_in_offsets(tmp_path):
     assert only(read(tmp_path, "x.gltf"), "TB070").startswith("not valid JSON: Unexpected UTF-8 BOM")
 
 
-@pytest.mark.parametrize("text", [
-    '{"a": 1}', '{"a": 1} \n\t\r', ' {"a": 1}', '{"a": 1} x', '{"a": 1}{}', '{"a": [1, 2.5, -1e3, {"b": null}]}',
-    '{"a": NaN, "b": -Infinity}', '{"a": "\\u00e9\\ud83d\\ude00"}', '{', '{"a": }', '{"a": 1,}', '{"a": "x\x01"}',
-    '{"a": 1, "a": 2}', '[1]', '', '"s"', '{"a": 1}\u00a0',
+@pytest.mark.parametrize(("text", "expected"), [
+    # what msgspec's strict JSON refuses and json reads as it always did
+    ('{"asset": {"version": "2.0"}, "extras": NaN, "x": -Infinity}', []),
+    ('{"asset": {"version": "2.0", "generator": "\\ud83d\\ude00 \\ud800"}}', []),
+    ('{"asset": {"version": "1.0"}, "asset": {"version": "2.0"}}', []),  # the last of a key wins
+    ('{"asset": {"version": "2.0"}, "scene": 0.0, "scenes": [{"nodes": [0.0]}], "nodes": [{}]}', []),  # 0.0 is 0
+    ('{"asset": {"version": "2.0"}} \n\t\r', []),
+    # not JSON: json's own message, line and column
+    ('{"asset": {"version": "2.0"}} x', [("TB070", "not valid JSON: Extra data at line 1 column 31")]),
+    ('{"asset": {"version": "2.0"}}{}', [("TB070", "not valid JSON: Extra data at line 1 column 30")]),
+    ('{"asset": {"version": "2.0"},}', [("TB070", "not valid JSON: Expecting property name enclosed in double quotes at line 1 column 30")]),
+    ('{"asset": {"version": "2.0\x01"}}', [("TB070", "not valid JSON: Invalid control character at at line 1 column 27")]),
+    ('', [("TB070", "not valid JSON: Expecting value at line 1 column 1")]),
+    ('"s"', [("TB070", "the JSON's top level is str, not an object")]),
+    # a value of the wrong type: its field, as msgspec names it
+    ('{"asset": {"version": 2}}', [("TB073", "$.asset.version: expected `str | null`, got `int`")]),
+    ('{"asset": {"version": "2.0"}, "scene": 0.5}', [("TB073", "$.scene: expected `int | null`, got `float`")]),
+    ('{"asset": {"version": "2.0"}, "nodes": [{"mesh": true}]}', [("TB073", "$.nodes[0].mesh: expected `int | null`, got `bool`")]),
 ])
-def test_the_json_scanner_gives_what_json_loads_gives(text):
-    # gltf._loads takes the scanner directly for a document that starts with "{"; the value or
-    # the error (its type and message) must be json.loads' own
-    def outcome(load):
-        try:
-            return load(text)
-        except ValueError as exc:
-            return type(exc), str(exc)
-    assert repr(outcome(gltf._loads)) == repr(outcome(json.loads))
+def test_json_that_msgspec_refuses_reads_as_json_reads_it(tmp_path, text, expected):
+    """msgspec decodes the document; what its strict JSON refuses goes to json (NaN, lone
+    surrogates, 4.0 for 4) and is converted to the schema, or gets json's message."""
+    r = read(tmp_path, write_json(tmp_path, text))
+    assert [(f.code, f.message) for f in r.findings] == expected
 
 
 def test_json_nested_100k_deep(tmp_path):
@@ -435,8 +452,10 @@ def test_json_nested_100k_deep(tmp_path):
 
 def test_json_top_level_array_and_giant_integer(tmp_path):
     assert only(read(tmp_path, write_json(tmp_path, "[1, 2]")), "TB070") == "the JSON's top level is list, not an object"
-    r = read(tmp_path, write_json(tmp_path, '{"asset": {"version": "2.0"}, "n": ' + "9" * 5_000 + "}"))
+    r = read(tmp_path, write_json(tmp_path, '{"asset": {"version": "2.0"}, "scene": ' + "9" * 5_000 + "}"))
     assert only(r, "TB070").startswith("not valid JSON: Exceeds the limit")
+    # in a field texbudget does not read, it is skipped (the JSON is valid; Python's limit is Python's)
+    assert read(tmp_path, write_json(tmp_path, '{"asset": {"version": "2.0"}, "n": ' + "9" * 5_000 + "}")).findings == ()
 
 
 def test_json_over_the_cap_is_not_read(tmp_path):
@@ -469,10 +488,10 @@ def test_unknown_required_extension_warns(tmp_path):
 @pytest.mark.parametrize(
     ("patch", "message"),
     [
-        ({"meshes": {}}, "meshes: 'meshes' is not an array"),
+        ({"meshes": {}}, "$.meshes: expected `array | null`, got `object`"),
         ({"accessors": [{"componentType": 9999, "type": "VEC3", "count": 3}]}, "accessor 0: componentType 9999 is not a glTF component type"),
         ({"accessors": [{"componentType": FLOAT, "type": "VEC5", "count": 3}]}, "accessor 0: type 'VEC5' is not SCALAR, VEC2–4 or MAT2–4"),
-        ({"accessors": [{"componentType": FLOAT, "type": "VEC3", "count": "three"}]}, 'accessor 0: \'count\' is "three", not an integer'),
+        ({"accessors": [{"componentType": FLOAT, "type": "VEC3", "count": "three"}]}, "$.accessors[0].count: expected `int | null`, got `str`"),
         ({"meshes": [{"primitives": [{"attributes": {"POSITION": 7}}]}]}, "mesh 0 primitive 0: 'POSITION' points to accessor 7, but the file has 1"),
         ({"meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "mode": 9}]}]}, "mesh 0 primitive 0: mode 9 is not a glTF draw mode (0–6)"),
         ({"meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 0}]}]}, "mesh 0 primitive 0: index accessor 0 is FLOAT x3; indices are UNSIGNED_BYTE/SHORT/INT scalars"),
@@ -701,10 +720,10 @@ def test_bad_data_uris(tmp_path, uri, message):
 
 
 def test_data_uri_claim_checked_before_decoding(tmp_path, monkeypatch):
-    monkeypatch.setattr(gltf, "MAX_IMAGE_BYTES", 1_000)
+    monkeypatch.setattr(gltf_images, "MAX_IMAGE_BYTES", 1_000)
     decoded: list[int] = []
-    real = gltf.binascii.a2b_base64
-    monkeypatch.setattr(gltf.binascii, "a2b_base64", lambda s, **kw: decoded.append(len(s)) or real(s, **kw))
+    real = gltf_uris.binascii.a2b_base64
+    monkeypatch.setattr(gltf_uris.binascii, "a2b_base64", lambda s, **kw: decoded.append(len(s)) or real(s, **kw))
     doc = {"asset": {"version": "2.0"}, "images": [{"uri": "data:image/png;base64," + "A" * 4_000}],
            "textures": [{"source": 0}], "materials": [{"emissiveTexture": {"index": 0}}]}
     r = read(tmp_path, write_json(tmp_path, doc))
@@ -718,7 +737,7 @@ def test_buffer_claiming_a_terabyte(tmp_path):
 
 
 def test_embedded_image_over_the_cap(tmp_path, monkeypatch):
-    monkeypatch.setattr(gltf, "MAX_IMAGE_BYTES", 50)
+    monkeypatch.setattr(gltf_accessors, "MAX_IMAGE_BYTES", 50)
     b = GltfBuilder()
     b.add_image_view(png_bytes(64, 64))
     b.add_material(pbrMetallicRoughness={"baseColorTexture": {"index": b.add_texture(0)}})
@@ -762,7 +781,7 @@ def test_glb_bad_magic_is_sniffed_away(tmp_path):
 
 
 def test_glb_json_chunk_over_the_cap(tmp_path, monkeypatch):
-    monkeypatch.setattr(gltf, "MAX_JSON_BYTES", 64)
+    monkeypatch.setattr(gltf_container, "MAX_JSON_BYTES", 64)
     r = _glb(tmp_path, quad_glb(tmp_path).read_bytes())
     assert only(r, "TB071").startswith("the JSON chunk is ")
 

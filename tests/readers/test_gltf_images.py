@@ -158,7 +158,8 @@ def test_a_light_that_is_not_its_cubemap_is_priced_as_declared(tmp_path, size, l
 
 
 @pytest.mark.parametrize("light,message", [
-    ({"specularImageSize": "256"}, "EXT_lights_image_based light 0: 'specularImageSize' is \"256\", not a positive integer"),
+    ({"specularImageSize": 0}, "EXT_lights_image_based light 0: 'specularImageSize' is 0, not a positive integer"),
+    ({"specularImageSize": None}, "EXT_lights_image_based light 0: 'specularImageSize' is null, not a positive integer"),
     ({"specularImageSize": 1 << 17}, "EXT_lights_image_based light 0: 'specularImageSize' is 131072, larger than any GPU allows (65536)"),
     ({"specularImages": []}, "EXT_lights_image_based light 0: 'specularImages' is not a non-empty array"),
     ({"specularImages": [[1, 2, 3]]}, "EXT_lights_image_based light 0: specularImages[0] is not an array of 6 images (one per cube face)"),
@@ -171,6 +172,15 @@ def test_a_light_that_breaks_the_schema_is_a_finding_and_not_priced(tmp_path, li
     assert messages(r, "TB073") == [message]
     assert not any(t.path.endswith("#light/0") for t in r.textures)
     assert r.meshes  # the rest of the file is read
+
+
+def test_a_light_value_of_the_wrong_type_is_the_file_s_schema_error(tmp_path):
+    """Types are the schema's (msgspec, as everywhere in the document): the file stops there."""
+    ibl_glb(tmp_path / "env.glb", specularImageSize="256")
+    r = read(tmp_path, "env.glb")
+    assert [(f.code, f.message) for f in r.findings] == [
+        ("TB073", "$.extensions.EXT_lights_image_based.lights[0].specularImageSize: expected `int | null`, got `str`")]
+    assert (r.textures, r.meshes) == ((), ())
 
 
 def test_a_scene_that_names_no_light(tmp_path):

@@ -576,9 +576,10 @@ def test_godot3_mesh_is_not_priced_but_its_material_is_loaded(suffix):
 # --- Godot 4 binary resources (godot_factories, the saver's layout) --------------------------------
 
 
-def binary_scene() -> bytes:
+def binary_scene(*, magic: bool = True) -> bytes:
     """A binary PackedScene: a material sub-resource with a texture, a mesh sub-resource, a
-    node placing the mesh with a surface override, an instanced scene and a MultiMesh."""
+    node placing the mesh with a surface override, an instanced scene and a MultiMesh.
+    ``magic=False``: the stream a compressed file holds (``gf.rscc``)."""
     surface = {"format": V2 | VERTEX | UV | INDEX, "primitive": 3, "vertex_count": 4,
                "vertex_data": gf.V(gf.BYTES, bytes(48)), "attribute_data": gf.V(gf.BYTES, bytes(32)),
                "aabb": gf.V(gf.AABB), "index_count": 6, "index_data": gf.V(gf.BYTES, bytes(12)), "material": gf.Sub(0)}
@@ -596,7 +597,7 @@ def binary_scene() -> bytes:
         ("ArrayMesh_1", "ArrayMesh", {"resource_name": "Barrel", "_surfaces": [surface]}),
         ("MultiMesh_1", "MultiMesh", {"instance_count": 12, "mesh": gf.Sub(1), "buffer": gf.V(gf.FLOAT32S, [0.0] * 24)}),
         ("", "PackedScene", {"_bundled": gf.bundled(names, variants, nodes, node_paths=("Barrel/Deep",))}),
-    ], uid="uid://scene")
+    ], uid="uid://scene", magic=magic)
 
 
 BINARY_EDGES = [
@@ -670,7 +671,7 @@ def _offset(data: bytes, entry: bytes, value: int) -> bytes:
 
 
 @pytest.mark.parametrize(("patch", "code", "message"), [
-    (lambda d: b"RSCC" + d[4:], "TB102", "a compressed binary resource (RSCC): its content is not read"),
+    (lambda d: b"RSCC" + d[4:], "TB102", "a compressed binary resource (RSCC, FastLZ): its content is not read"),
     (lambda d: d[:20] + struct.pack("<I", 7) + d[24:], "TB102",
      "binary resource format 7 of Godot 4.3; texbudget reads formats 1–6 (Godot 3 and 4)"),
     (lambda d: b"OGRE" + d[4:], "TB108", ".mesh file that is not a Godot resource (it starts with b'OGRE'); not read"),
@@ -703,3 +704,94 @@ def test_every_edge_kind_is_one_of_the_vocabulary(tmp_path):
     for text in (LEVEL, MESHES, MATERIALS):
         for e in (ref for s in read(tmp_path, "k.tscn", text).scenes for ref in s.refs):
             assert isinstance(e, SceneRef) and e.kind in REF_KINDS
+
+
+# --- compressed binary resources (RSCC): the editor saves .scn/.res so by default --------------
+
+
+@pytest.mark.parametrize(("mode", "block_size"), [(2, 4096), (2, 256), (1, 300), (3, 1024)])
+def test_compressed_binary_reads_as_the_uncompressed_one(tmp_path, mode, block_size):
+    """Zstandard (Godot's default), Deflate and gzip; one block, or many (the scene's 1.8 KB
+    stream in 256-byte blocks is 8 blocks, the last partial). The offsets in the stream count
+    from its start, without the RSRC magic (3d/platformer's grid_map.scn and the cube.mesh of
+    the character demos are such files)."""
+    stream = binary_scene(magic=False)
+    assert len(stream) == len(binary_scene()) - 4
+    r = read(tmp_path, "town.scn", gf.rscc(stream, mode, block_size))
+    assert codes(r) == []
+    assert edges(r) == BINARY_EDGES
+    assert [(m.path, m.vertex_bytes, m.index_bytes) for m in r.meshes] == [("town.scn#mesh/0", 80, 12)]
+
+
+def test_compressed_binary_uid_is_read_from_its_first_block(tmp_path):
+    from texbudget.levels.godot import GodotIndex, binary_uid
+
+    data = gf.rscc(binary_scene(magic=False), 2, 256)
+    assert binary_uid(data) == "uid://scene"
+    assert binary_uid(data[:40]) == ""  # the first block is not all there
+    (tmp_path / "town.scn").write_bytes(data)
+    assert GodotIndex(tmp_path).uid_of("town.scn") == "uid://scene"
+
+
+def _blocks(data: bytes) -> tuple[int, int, list[int]]:
+    _mode, block_size, total = struct.unpack_from("<III", data, 4)
+    n = total // block_size + 1
+    return block_size, total, list(struct.unpack_from(f"<{n}I", data, 16))
+
+
+@pytest.mark.parametrize(("patch", "code", "message"), [
+    (lambda d: d[:4] + struct.pack("<I", 0) + d[8:], "TB102", "a compressed binary resource (RSCC, FastLZ): its content is not read"),
+    (lambda d: d[:4] + struct.pack("<I", 4) + d[8:], "TB102", "a compressed binary resource (RSCC, Brotli): its content is not read"),
+    (lambda d: d[:4] + struct.pack("<I", 9) + d[8:], "TB102", "a compressed binary resource (RSCC, unknown mode 9): its content is not read"),
+    (lambda d: d[:8] + struct.pack("<I", 0) + d[12:], "TB101", "broken Godot binary resource: the compressed resource's block size is 0"),
+    (lambda d: d[:12] + struct.pack("<I", 2**31) + d[16:], "TB101", "broken Godot binary resource: the compressed resource claims "
+     "2,147,483,648 bytes uncompressed, more than texbudget inflates (268,435,456)"),
+    (lambda d: d[:8] + struct.pack("<II", 1, 2**20) + d[16:], "TB101", "broken Godot binary resource: the compressed resource lists "
+     "1,048,577 blocks; the 1,036-byte file cannot hold their sizes"),
+    (lambda d: d[:-1], "TB101", "broken Godot binary resource: the compressed blocks need 1,036 bytes; the file has 1,035"),
+    (lambda d: d[:50] + bytes(b ^ 0xFF for b in d[50:58]) + d[58:], "TB101", None),  # the first block's data broken
+    (lambda d: d[:12] + struct.pack("<I", 1691) + d[16:], "TB101", "broken Godot binary resource: a compressed block inflates to "
+     "more than 155 bytes, not the 155 its header gives"),  # the last block is longer than the header's length says
+])
+def test_compressed_binary_refused(tmp_path, patch, code, message):
+    data = gf.rscc(binary_scene(magic=False), 1, 256)
+    assert len(data) == 1036 and _blocks(data)[:2] == (256, 1791)  # 6 blocks of 256 bytes and one of 255
+    r = read(tmp_path, "x.scn", patch(data))
+    assert (r.meshes, r.scenes, codes(r)) == ((), (), [code])
+    if message is None:
+        assert r.findings[0].message.startswith("broken Godot binary resource: a compressed block "), r.findings[0].message
+    else:
+        assert r.findings[0].message == message
+
+
+def test_compressed_block_is_never_inflated_past_its_size(tmp_path):
+    """A block that inflates to far more than its block (a compression bomb) is refused after
+    at most one byte more than the block holds."""
+    from backports import zstd
+
+    bomb = zstd.compress(bytes(64 * 1024 * 1024))  # 64 MiB of zeros in a few KiB
+    data = b"RSCC" + struct.pack("<IIII", 2, 4096, 100, len(bomb)) + bomb
+    (f,) = read(tmp_path, "bomb.res", data).findings
+    assert (f.code, f.message) == ("TB101", "broken Godot binary resource: a compressed block inflates to more than 100 bytes, not the 100 its header gives")
+
+
+def test_truncated_compressed_binary_is_always_an_error(tmp_path):
+    data = gf.rscc(binary_scene(magic=False), 2, 256)
+    for cut in range(0, len(data), 5):
+        r = read(tmp_path, "cut.scn", data[:cut])
+        assert (r.meshes, r.scenes) == ((), ()), cut
+        (f,) = r.findings
+        assert f.code == ("TB040" if cut == 0 else "TB101"), (cut, f.message)
+
+
+def test_compressed_zstd_block_that_does_not_inflate_and_no_zstd_module(tmp_path, monkeypatch):
+    from texbudget.readers import godot_binary
+
+    data = gf.rscc(binary_scene(magic=False), 2, 4096)  # one block: its frame starts at byte 20
+    broken = data[:24] + bytes(b ^ 0xFF for b in data[24:40]) + data[40:]
+    (f,) = read(tmp_path, "x.scn", broken).findings
+    assert f.code == "TB101" and f.message.startswith("broken Godot binary resource: a compressed block does not inflate (Zstandard: ")
+    monkeypatch.setattr(godot_binary, "_zstd", lambda: None)  # Python before 3.14 without backports.zstd
+    (f,) = read(tmp_path, "y.scn", data).findings
+    assert (f.code, f.message) == ("TB102", "a compressed binary resource (RSCC, Zstandard): reading it needs the zstd "
+                                   "module (`pip install backports.zstd`); its content is not read")

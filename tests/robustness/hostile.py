@@ -164,7 +164,7 @@ def hostile_gltf_files(folder: str = "") -> dict[str, bytes]:
         "json/nested_object_100k.gltf": b'{"a":' * 100_000 + b"1" + b"}" * 100_000,
         "json/not_utf8.gltf": b'{"asset": {"version": "2.0", "x": "\xff\xfe"}}',
         "json/top_level_array.gltf": b"[1, 2, 3]",
-        "json/huge_integer.gltf": b'{"asset": {"version": "2.0"}, "n": ' + b"9" * 5000 + b"}",
+        "json/huge_integer.gltf": b'{"asset": {"version": "2.0"}, "scene": ' + b"9" * 5000 + b"}",
         "json/glTF_1.gltf": json.dumps({"asset": {"version": "1.0"}}).encode(),
     }
     glb_json = json.dumps({"asset": asset, "buffers": [{"byteLength": 8}]}).encode()

@@ -9,11 +9,15 @@ import json
 import time
 from pathlib import Path
 
+import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.readers.gltf_factories import png_bytes
-from texbudget.readers import Source, gltf, read_path
+from texbudget.readers import Source, gltf_container, gltf_images, read_path
+from texbudget.readers.gltf_accessors import Layout
+from texbudget.readers.gltf_scene import SceneGraph
+from texbudget.readers.gltf_schema import Document
 
 
 def _write(tmp_path: Path, doc: dict | bytes, name: str = "t.gltf") -> str:
@@ -47,12 +51,12 @@ def test_many_scenes_over_a_deep_chain_is_linear(tmp_path: Path) -> None:
     assert seconds < 30  # a hang guard only (it takes ~0.1 s); the counts are the assertion
 
 
-def _old_walk(document: gltf._Document, nodes: list, children: list[list[int]], has_parent: list[bool]) -> tuple[dict[int, int], int]:
+def _old_walk(graph: SceneGraph, children: list[list[int]], has_parent: list[bool]) -> tuple[dict[int, int], int]:
     """The walk as it was (each scene's tree in turn): node -> scenes reaching it, and how
     many times a node was reached twice in one scene."""
     visited: dict[int, int] = {}
     twice = 0
-    for roots in document._scene_roots(nodes, has_parent):
+    for roots in graph.scene_roots(has_parent):
         seen: set[int] = set()
         stack = list(reversed(roots))
         while stack:
@@ -80,22 +84,31 @@ def test_the_linear_walk_counts_as_the_old_walk(children, scenes, default) -> No
         doc["scenes"] = [{"nodes": [k for k in roots if k < n]} for roots in scenes]
         if default is not None and default < len(scenes):
             doc["scene"] = default
-    document = gltf._Document(Source(rel="t.gltf", data=b"{}", suffix_hint=".gltf"), doc, None)
-    kids, has_parent = document._tree(nodes)
-    old_visited, old_twice = _old_walk(document, nodes, kids, has_parent)
-    reach = document._reach(nodes, kids, has_parent)
+    ctx = gltf_container.Context(Source(rel="t.gltf", data=b"{}", suffix_hint=".gltf"), msgspec.convert(doc, Document))
+    graph = SceneGraph(ctx, Layout(ctx))
+    kids, has_parent = graph.tree()
+    old_visited, old_twice = _old_walk(graph, kids, has_parent)
+    reach = graph.reach(kids, has_parent)
     assert {k: r for k, r in enumerate(reach) if r} == old_visited
-    assert sum("reached twice in one scene" in f.message for f in document.found) == old_twice
+    assert sum("reached twice in one scene" in f.message for f in ctx.found) == old_twice
 
 
 # --- JSON that parses into gigabytes ---------------------------------------------------------
 
 
 def test_json_of_a_million_empty_objects_is_refused_unparsed(tmp_path: Path, monkeypatch) -> None:
-    """64 MiB of ``{},`` parses into 1.5 GiB over 15 s; the objects are counted first."""
+    """64 MiB of ``{},`` parses into 1.5 GiB over 15 s (json, for a document msgspec refuses);
+    the objects are counted first, and neither parser sees it."""
     parsed: list[int] = []
-    real = gltf.json.loads
-    monkeypatch.setattr(gltf.json, "loads", lambda s, **kw: parsed.append(len(s)) or real(s, **kw))
+    real = gltf_container.json.loads
+    monkeypatch.setattr(gltf_container.json, "loads", lambda s, **kw: parsed.append(len(s)) or real(s, **kw))
+
+    class Spy:
+        def decode(self, data: bytes) -> Document:
+            parsed.append(len(data))
+            return msgspec.json.decode(data, type=Document)
+
+    monkeypatch.setattr(gltf_container, "_DECODER", Spy())
     data = b'{"asset": {"version": "2.0"}, "x": [' + b"{}," * 1_000_000 + b"{}]}"
     result = read_path(tmp_path, _write(tmp_path, data))
     assert _codes(result) == [("TB071", "the JSON holds 1000004 objects and arrays; texbudget parses at most 1000000 (parsing takes about 70 bytes of memory each)")]
@@ -143,8 +156,8 @@ def _image_doc(images: list[dict], views: list[tuple[int, int]], blob: bytes) ->
 def test_images_sharing_a_buffer_view_are_read_once(tmp_path: Path, monkeypatch) -> None:
     png = png_bytes(8, 4)
     reads: list[str] = []
-    real = gltf.read_bytes
-    monkeypatch.setattr(gltf, "read_bytes", lambda rel, data, hint=None: reads.append(rel) or real(rel, data, hint))
+    real = gltf_images.read_bytes
+    monkeypatch.setattr(gltf_images, "read_bytes", lambda rel, data, hint=None: reads.append(rel) or real(rel, data, hint))
     doc = _image_doc([{"bufferView": 0, "mimeType": "image/png"}] * 1000, [(0, len(png))], png)
     result = read_path(tmp_path, _write(tmp_path, doc))
     assert reads == ["t.gltf#image/0"]
@@ -166,7 +179,7 @@ def test_overlapping_image_views_cannot_read_more_than_the_buffers_hold(tmp_path
 
 
 def test_at_most_max_embedded_images_are_read(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(gltf, "MAX_EMBEDDED_IMAGES", 3)
+    monkeypatch.setattr(gltf_images, "MAX_EMBEDDED_IMAGES", 3)
     uri = "data:image/png;base64," + base64.b64encode(png_bytes(4, 4)).decode()
     doc = {"asset": {"version": "2.0"}, "images": [{"uri": uri}] * 5,
            "textures": [{"source": i} for i in range(5)], "materials": [{"emissiveTexture": {"index": i}} for i in range(5)]}

@@ -66,9 +66,9 @@ def test_mesh_file_that_grew_past_the_cap_is_refused(tmp_path: Path, monkeypatch
 
 
 def test_gltf_that_grew_past_the_cap_is_refused(tmp_path: Path, monkeypatch) -> None:
-    from texbudget.readers import Source, gltf
+    from texbudget.readers import Source, gltf, gltf_container
 
-    monkeypatch.setattr(gltf, "MAX_JSON_BYTES", 100)
+    monkeypatch.setattr(gltf_container, "MAX_JSON_BYTES", 100)
 
     class Growing(Source):
         def size(self):

@@ -587,19 +587,18 @@ async def test_hostile_names_are_shown_as_written(settings, config):
     shown escaped and literal everywhere (tables, the asset screen, the finding's hint);
     Rich never reads them as markup (a stray "[/x]" would raise) and the terminal never acts
     on them."""
-    from dataclasses import replace
-
     from rich.console import Console
 
     from texbudget import findings as findings_mod
+    from texbudget.model import evolve
     from texbudget.scan.scene import Scan
 
     from .conftest import SCAN
 
     evil = "textures/[/x]evil\x1b[2J\x1b]0;t\x07.png"
     shown = "textures/[/x]evil\\x1b[2J\\x1b]0;t\\x07.png"
-    tex = replace(SCAN.textures[1], path=evil)
-    mesh = replace(SCAN.meshes[0], name="[/x][bold]crate\x1b[2J")
+    tex = evolve(SCAN.textures[1], path=evil)
+    mesh = evolve(SCAN.meshes[0], name="[/x][bold]crate\x1b[2J")
     finding = findings_mod.make(evil, "TB043", "cut [/x] short\x1b[2J")
     scan = Scan(root=ROOT, textures=(*SCAN.textures, tex), meshes=(mesh, *SCAN.meshes[1:]), scenes=SCAN.scenes,
                 findings=(*SCAN.findings, finding), files=(*SCAN.files, evil))

@@ -115,7 +115,7 @@ def test_picker_options_and_the_one_in_force():
 @pytest.mark.parametrize("follow", ["tree", "gltf"])
 def test_batches_hold_what_one_read_scene_returns(follow):
     config = config_mod.load_for(DEMO)
-    config = replace(config, sections={**config.sections, "scan": {**config.sections["scan"], "follow": follow}})
+    config = replace(config, scan=replace(config.scan, follow=follow))
     seen: list[tuple[int, int]] = []
     parts = list(scanning.read_in_batches(DEMO, config, progress=lambda d, n: seen.append((d, n)), first=4))
     assert parts[0].files and not parts[0].textures  # discovery first

@@ -59,11 +59,11 @@ async def test_a_written_rule_is_read_back_and_check_honours_it(tmp_path, capsys
     assert text.endswith('[[rule]]\nmatch = "wall_albedo.png"\nmax_size = 512\n')
 
     config = config_mod.load_for(tmp_path)
-    assert config.rules == ({"match": "wall_albedo.png", "max_size": 512},)
+    assert [(r.match, r.keys, r.max_size, r.index) for r in config.rules] == [("wall_albedo.png", {"max_size"}, 512, 1)]
     report = pipeline.evaluate(read_scene(tmp_path, config), pipeline.build_settings(config))
     after = texture_row(report, "wall_albedo.png")
     assert (after.plan.width, after.plan.max_size, after.cost.gpu_bytes, after.cost.allocated_bytes) == (512, 512, 174_776, 196_608)
     assert after.plan.decided_by == "name '_albedo' → albedo → BC1_RGB_SRGB (desktop); rule 1 in texbudget.toml: max_size 512"
-    assert limits.check_limits(report, config.sections["limits"]) == ()
+    assert limits.check_limits(report, config.limits) == ()
     assert cli.main(["check", str(tmp_path)]) == 0
     assert capsys.readouterr().out == ""

@@ -85,7 +85,7 @@ async def test_under_follow_gltf_a_change_to_an_image_no_scene_uses_is_not_read(
     (tmp_path / "scene").mkdir()
     b.write_gltf(tmp_path / "scene" / "s.gltf")
     config = config_mod.load(None)
-    config = replace(config, sections={**config.sections, "scan": {**config.sections["scan"], "follow": "gltf"}})
+    config = replace(config, scan=replace(config.scan, follow="gltf"))
     settings = pipeline.build_settings(config, resolutions=["1920x1080"], cards=["8GB"], rt=["off"])
     app = make_app(settings, tmp_path, config, watch=True, watch_interval=0.1)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -156,7 +156,9 @@ async def test_an_edit_to_the_config_file_applies_with_the_flags_kept(tmp_path):
         # a file that does not load changes nothing, and says why in one line
         write_config(path, '[budget]\ncardz = ["8GB"]\n')
         await wait_for(app, pilot, lambda: len(notes) == 2)
-        assert notes[1] == (f"{path}: [budget] unknown key 'cardz'; did you mean 'cards'?; the settings before it are kept", "error")
+        assert notes[1] == (f"{path}: [budget] unknown key 'cardz'; did you mean 'cards'? (allowed: cards, resolutions, quality, "
+                            "platform, high_quality, rt, renderer, upscaler, shadows, msaa, reserve, reserve_min, headroom, allocation, "
+                            "streaming, streaming_pool, rt_compaction); the settings before it are kept", "error")
         # shown as written: "[budget]" is no markup tag
         shown = [n for n in app._notifications if n.severity == "error"]  # as its toast renders it
         assert [str(Content(n.message) if not n.markup else Content.from_markup(n.message)) for n in shown] == [notes[1][0]]

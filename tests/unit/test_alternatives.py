@@ -5,8 +5,6 @@ priced again through apply_alternative + policy.decision.price gives its own byt
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,10 +16,10 @@ from texbudget.alternatives import (
     candidate_formats,
     max_sizes,
 )
-from texbudget.model import TextureFacts
+from texbudget.config import parse_rules
+from texbudget.model import TextureFacts, evolve
 from texbudget.policy.decision import decide, price
 from texbudget.policy.profiles import PolicySettings
-from texbudget.policy.rules import parse_rules
 
 KIB = 1024
 BLOCKS = {  # format -> (block width, block height, bytes per block)
@@ -264,4 +262,4 @@ def test_properties(w, h, alpha, role, platform, quality, stored, stored_levels,
         assert (cost.gpu_bytes, cost.allocated_bytes) == (a.gpu_bytes, a.allocated_bytes)
         assert a.saves_bytes == now.allocated_bytes - a.allocated_bytes
         assert a.current or a.max_size is None or (max(a.width, a.height) <= a.max_size and a.max_size >= 256)
-    assert replace(plan) == plan  # the plan itself is untouched
+    assert evolve(plan) == plan  # the plan itself is untouched

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import os
 import pickle
-import pickletools
 import sqlite3
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from texbudget import cache as cache_mod
@@ -31,6 +31,7 @@ from texbudget.model import (
     SceneFacts,
     Severity,
     TextureFacts,
+    evolve,
 )
 
 REPO = Path(__file__).resolve().parents[2]
@@ -103,13 +104,20 @@ def test_every_kind_of_value_round_trips_equal():
         assert type(back[0].findings[0].severity if back[0].findings else Severity.INFO) is Severity
 
 
-def test_values_are_stored_as_constructor_calls():
-    """A dataclass is stored as ``cls(*fields)`` and an enum as ``cls(value)``: loading makes
-    one call per object, never a ``__setstate__`` (the pickler's default for a slots class)."""
+def test_values_are_msgpack_arrays_of_the_fields_in_order():
+    """A value is ``[ReadResult, EngineImport or nil, Finding or nil]`` and every record the
+    array of its fields in order: plain data, with no type named in it."""
     value = (ReadResult(textures=(texture("a.png"),), findings=(findings.make("a.png", "TB006", "unused"),)), None)
-    ops = [op.name for op, _, _ in pickletools.genops(cache_mod.dumps(value))]
-    assert "REDUCE" in ops and "BUILD" not in ops and "NEWOBJ" not in ops
-    assert cache_mod.loads(cache_mod.dumps(value)) == value
+    raw = msgspec.msgpack.decode(cache_mod.dumps(value))
+    facts = texture("a.png")
+    assert raw == [
+        [[[*msgspec.structs.astuple(facts)[:-4], [1, 2, 3], False, False, False]], [], [],
+         [["a.png", "TB006", "warning", "unused", findings.CODES["TB006"].hint]]],
+        None, None,
+    ]
+    refused = (ReadResult(), findings.make("a.png.import", "TB010", "broken"))
+    assert msgspec.msgpack.decode(cache_mod.dumps(refused))[1:] == [None, ["a.png.import", "TB010", "warning", "broken", findings.CODES["TB010"].hint]]
+    assert cache_mod.loads(cache_mod.dumps(value)) == value and cache_mod.loads(cache_mod.dumps(refused)) == refused
 
 
 class _Evil:
@@ -117,13 +125,74 @@ class _Evil:
         return (os.system, ("touch should-not-exist",))
 
 
-def test_loading_refuses_anything_but_texbudget_types(tmp_path, monkeypatch):
+def _hostile_blobs() -> dict[str, bytes]:
+    """Blobs a damaged or crafted cache file could hold in place of a value."""
+    good = msgspec.msgpack.decode(cache_mod.dumps(value()))
+    wrong_type = msgspec.msgpack.decode(cache_mod.dumps(value()))
+    wrong_type[0][0][0][2] = "1024"  # a string for the width
+    return {
+        "a pickle that runs a command": pickle.dumps(_Evil()),
+        "a pickle of another type": pickle.dumps(Path("x")),
+        "garbage": b"\x80\x05garbage",
+        "empty": b"",
+        "truncated": cache_mod.dumps(value())[:-3],
+        "trailing bytes": cache_mod.dumps(value()) + b"\x00",
+        "a map for the value": msgspec.msgpack.encode({"textures": []}),
+        "two items": msgspec.msgpack.encode(good[:2]),
+        "four items": msgspec.msgpack.encode([*good, None]),
+        "a string for a number": msgspec.msgpack.encode(wrong_type),
+        "an extension": msgspec.msgpack.encode([msgspec.msgpack.Ext(1, b"x"), None, None]),
+        "an array of 2**32-1 items in 5 bytes": b"\xdd\xff\xff\xff\xff",
+        "a string of 2**32-1 bytes in 5 bytes": b"\xdb\xff\xff\xff\xff",
+        "escaped: an unknown extension": cache_mod._ESCAPED + msgspec.msgpack.encode([[[], [], [], []], None, msgspec.msgpack.Ext(7, b"x")]),
+        "escaped: a name where a number goes": cache_mod._ESCAPED + msgspec.msgpack.encode([[[[msgspec.msgpack.Ext(1, b"a"), "png", msgspec.msgpack.Ext(1, b"\xff")]], [], [], []], None, None]),
+        "escaped: nested 100,000 deep": cache_mod._ESCAPED + b"\x91" * 100_000 + b"\xc0",
+        "escaped: nothing": cache_mod._ESCAPED,
+    }
+
+
+@pytest.mark.parametrize("name", list(_hostile_blobs()))
+def test_loading_refuses_anything_but_a_value(tmp_path, monkeypatch, name):
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(pickle.UnpicklingError, match="not allowed in a texbudget cache"):
-        cache_mod.loads(pickle.dumps(_Evil()))
-    with pytest.raises(pickle.UnpicklingError):
-        cache_mod.loads(pickle.dumps(Path("x")))
+    blob = _hostile_blobs()[name]
+    with pytest.raises(cache_mod._LOAD_ERRORS):
+        cache_mod.loads(blob)
+    with pytest.raises(cache_mod._LOAD_ERRORS):
+        cache_mod.Decoder().loads(blob)
     assert not (tmp_path / "should-not-exist").exists()
+
+
+@pytest.mark.parametrize("keep", [3, len(TextureFacts.__struct_fields__) + 1])
+def test_a_record_with_a_required_field_missing_or_a_field_too_many_is_refused(keep):
+    raw = msgspec.msgpack.decode(cache_mod.dumps(value()))
+    fields = raw[0][0][0]  # the texture's: path, container, width, height (required), …
+    raw[0][0][0] = fields[:keep] if keep < len(fields) else [*fields, 0]
+    with pytest.raises(msgspec.ValidationError):
+        cache_mod.loads(msgspec.msgpack.encode(raw))
+    assert cache_mod.loads(msgspec.msgpack.encode(msgspec.msgpack.decode(cache_mod.dumps(value())))) == value()
+
+
+def test_a_record_short_of_fields_with_defaults_takes_the_defaults():
+    """msgspec's rule for array-like records (how a field added at the end with a default
+    reads older data): never written by texbudget, whose schema number changes instead."""
+    made = evolve(texture(), palette=True, grey=True)
+    raw = msgspec.msgpack.decode(cache_mod.dumps((ReadResult(textures=(made,)), None)))
+    raw[0][0][0] = raw[0][0][0][:-2]
+    assert cache_mod.loads(msgspec.msgpack.encode(raw))[0].textures == (texture(),)
+
+
+def test_names_that_are_not_utf8_round_trip():
+    """A file name in another encoding (surrogate escapes from os.fsdecode) cannot be a msgpack
+    string: such a value is stored escaped (marker 0xc1, the names as extension 1)."""
+    name = os.fsdecode(b"props/caf\xe9.png")
+    inside = os.fsdecode(b"props/\xff\xfe.glb")
+    scene = SceneFacts(inside, texture_usage=((name, f"{inside}#material/0", "baseColorTexture"),))
+    note = Finding(name, "TB081", Severity.INFO, f"{name}: unused", "")
+    for v in [value(name), (ReadResult(scenes=(scene,), findings=(note,)), findings.make(name + ".import", "TB010", name))]:
+        blob = cache_mod.dumps(v)
+        assert blob[:1] == cache_mod._ESCAPED
+        assert cache_mod.loads(blob) == v and cache_mod.Decoder([name]).loads(blob) == v
+    assert cache_mod.dumps(value("props/café.png"))[:1] != cache_mod._ESCAPED  # UTF-8 names are plain
 
 
 # --- opening ----------------------------------------------------------------------------------
@@ -317,18 +386,20 @@ def test_a_wrong_schema_is_rebuilt_with_tb007(tmp_path, damage):
         _works(cache)
 
 
-def test_an_undecodable_entry_is_dropped_with_tb007(tmp_path):
+def test_an_undecodable_entry_is_dropped_with_tb007(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    hostile = {f"bad/{i}.png": blob for i, blob in enumerate(_hostile_blobs().values())}
     with Cache.open(tmp_path) as cache:
         entry_row(cache, "a.png", "1:1:1")
-        cache.store([("b.png", "1:1:1", (), b"\x80\x05garbage")])
-        cache.store([("c.png", "1:1:1", (), pickle.dumps(_Evil()))])
+        cache.store([(rel, "1:1:1", (), blob) for rel, blob in hostile.items()])
     with Cache.open(tmp_path) as cache:
-        hits = cache.lookup({"a.png": "1:1:1", "b.png": "1:1:1", "c.png": "1:1:1"})
-        assert list(hits) == ["a.png"]
-        assert _tb007(cache).message.startswith("the read cache was corrupt (2 entries could not be decoded, e.g. ")
+        hits = cache.lookup({"a.png": "1:1:1", **dict.fromkeys(hostile, "1:1:1")})
+        assert list(hits) == ["a.png"] and hits["a.png"] == value("a.png")
+        assert _tb007(cache).message.startswith(f"the read cache was corrupt ({len(hostile)} entries could not be decoded, e.g. ")
     with Cache.open(tmp_path) as cache:
-        assert cache.lookup({"b.png": "1:1:1", "c.png": "1:1:1"}) == {}
+        assert cache.lookup(dict.fromkeys(hostile, "1:1:1")) == {}
         assert cache.notes == []
+    assert not (tmp_path / "should-not-exist").exists()
 
 
 def test_tb007_is_in_the_findings_table():
@@ -466,69 +537,6 @@ def test_runs_creating_the_same_cache_at_once_all_use_it(tmp_path):
             assert out.strip() == "True 0", out
 
 
-def test_the_builder_makes_ordinary_immutable_instances():
-    from dataclasses import FrozenInstanceError
-
-    from texbudget.model import builder
-
-    args = ("a.glb#mesh/0", "Rock", (), 100, 150, 50, 1200, 300)
-    built = builder(MeshFacts)(*args, lod=0)
-    made = MeshFacts(*args, lod=0)
-    assert type(built) is MeshFacts and built == made and hash(built) == hash(made) and repr(built) == repr(made)
-    with pytest.raises(FrozenInstanceError):
-        built.name = "Stone"  # type: ignore[misc]
-    assert builder(MeshFacts) is builder(MeshFacts)  # one twin per class
-
-
-def test_the_builder_takes_defaults_and_factories_as_the_class_does():
-    from texbudget.model import ScenarioResult, builder
-
-    args = ("1920x1080", 1.0, "high", "off")
-    built, made = builder(ScenarioResult)(*args), ScenarioResult(*args)
-    assert type(built) is ScenarioResult and built == made
-    assert built.details == {} and built.details is not builder(ScenarioResult)(*args).details  # a fresh dict each
-    assert builder(ScenarioResult)(*args, details={"a": 1}).details == {"a": 1}
-    with pytest.raises(TypeError):
-        builder(ScenarioResult)(*args, colour="red")
-
-
-def test_evolve_is_dataclasses_replace():
-    from dataclasses import replace
-
-    from texbudget.model import evolve
-
-    made = MeshFacts("a.glb#mesh/0", "Rock", (), 100, 150, 50, 1200, 300, lod=0)
-    for changes in ({}, {"name": "Stone"}, {"lod": None, "vertices": 7}):
-        new = evolve(made, **changes)
-        assert type(new) is MeshFacts and new == replace(made, **changes) and hash(new) == hash(replace(made, **changes))
-    assert made.name == "Rock"  # the original is untouched
-    with pytest.raises(TypeError):
-        evolve(made, colour="red")
-
-
-@pytest.mark.parametrize("change", [-1, 1])
-def test_a_blob_with_a_field_too_few_or_too_many_is_refused(change):
-    # the decoder builds a TextureFacts from exactly one argument per field
-    import dataclasses
-
-    values = [getattr(texture(), f.name) for f in dataclasses.fields(TextureFacts)]
-    values = values[:-1] if change < 0 else [*values, 0]
-    blob = cache_mod.dumps(_Raw(values))  # names TextureFacts with the wrong number of fields
-    with pytest.raises(TypeError):
-        cache_mod.Decoder().loads(blob)
-    assert cache_mod.Decoder().loads(cache_mod.dumps(texture())) == texture()
-
-
-class _Raw:
-    """Pickles as a TextureFacts built from ``values`` (any number of them)."""
-
-    def __init__(self, values: list) -> None:
-        self.values = values
-
-    def __reduce__(self):
-        return TextureFacts, tuple(self.values)
-
-
 def test_one_decoder_keeps_one_copy_of_equal_values():
     a = texture("props/a.png")
     b = texture("props/b.png")
@@ -538,5 +546,56 @@ def test_one_decoder_keeps_one_copy_of_equal_values():
     assert (first, second) == (a, b)
     assert first.container is second.container and first.width is second.width
     assert first.path is next(p for p in decoder.shared if p == "props/a.png")  # the caller's string
-    with pytest.raises(pickle.UnpicklingError, match="not allowed"):
+    assert first.level_bytes is second.level_bytes
+    with pytest.raises(msgspec.DecodeError):
         decoder.loads(pickle.dumps(_Evil()))
+
+
+def test_one_decoder_keeps_one_copy_of_equal_mesh_parts():
+    """Across values: attributes, accessor ids, compression, source, texture paths and slots;
+    within a value: the mesh and material paths its scene names again."""
+    attr = AttributeFacts("POSITION", "FLOAT", 3, 100, 1200)
+
+    def result(n: str) -> ReadResult:
+        material = f"{n}.glb#material/0"
+        prim = PrimitiveFacts(mode=4, vertex_count=100, triangles=50, attributes=(attr,), accessor_ids=(0, 1),
+                              compression="draco", material=material)
+        scene = SceneFacts(f"{n}.glb", instances=((f"{n}.glb#mesh/0", 2),),
+                           texture_usage=(("t.png", material, "baseColorTexture"), ("t.png", material, "normalTexture")))
+        return ReadResult(meshes=(MeshFacts(f"{n}.glb#mesh/0", "Rock", (prim,), 100, 0, 50, 1200, 0),), scenes=(scene,))
+
+    blobs = [cache_mod.dumps((result(n), None)) for n in ("a", "b")]
+    decoder = cache_mod.Decoder(["a.glb", "t.png"])
+    first, second = (decoder.loads(blob)[0] for blob in blobs)
+    assert (first, second) == (result("a"), result("b"))
+    one, two = first.meshes[0].primitives[0], second.meshes[0].primitives[0]
+    assert one.attributes is two.attributes and one.attributes[0] is two.attributes[0]
+    assert one.accessor_ids is two.accessor_ids and one.compression is two.compression
+    assert first.meshes[0].source is second.meshes[0].source
+    assert first.scenes[0].path is next(p for p in decoder.shared if p == "a.glb")
+    (texture, material, slot), (texture_2, material_2, _) = first.scenes[0].texture_usage
+    assert texture is texture_2 is next(p for p in decoder.shared if p == "t.png")
+    assert material is material_2 is one.material and slot is second.scenes[0].texture_usage[0][2]
+    assert first.scenes[0].instances[0][0] is first.meshes[0].path
+
+
+def test_a_pool_workers_message_round_trips_with_names_that_are_not_utf8():
+    """A worker sends (chunk number, each file's blob, each file's dependencies) through
+    ``cache.Codec``, or its traceback as its last message; a dependency's name (or the file
+    a traceback names) may be in another encoding, a blob is bytes."""
+    from texbudget.scan.reading import _MESSAGES
+
+    name = os.fsdecode(b"maps/\xe9t\xe9.bin")
+    blob = cache_mod.dumps(value(os.fsdecode(b"caf\xe9.png")))
+    message = (3, [blob, cache_mod.dumps(value())], [[name, "a.png"], False])
+    sent = _MESSAGES.dumps(message)
+    assert sent[:1] == cache_mod._ESCAPED
+    assert _MESSAGES.loads(sent) == message
+    assert _MESSAGES.loads(_MESSAGES.dumps((0, [], []))) == (0, [], [])
+    with pytest.raises(msgspec.ValidationError):
+        _MESSAGES.loads(msgspec.msgpack.encode([0, ["not bytes"], [None]]))
+    # a worker's last message, its exception's traceback (pool.WorkerFailed), names the file
+    failed = f"Traceback (most recent call last):\nKeyError: 'a bug'\ntexbudget was reading {name}\n"
+    assert _MESSAGES.loads(_MESSAGES.dumps(failed)) == failed
+    with pytest.raises(msgspec.ValidationError):
+        _MESSAGES.loads(msgspec.msgpack.encode(3))

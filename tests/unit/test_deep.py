@@ -11,10 +11,10 @@ import pytest
 from PIL import Image
 
 from texbudget import deep
+from texbudget.config import parse_rules
 from texbudget.model import TextureFacts
 from texbudget.policy.decision import decide, price
 from texbudget.policy.profiles import PolicySettings
-from texbudget.policy.rules import parse_rules
 
 
 def block_chain(bpb: int, w: int, h: int) -> int:

@@ -10,7 +10,6 @@ Godot 4 ``icon.png.import`` (``[remap]`` with a multi-line ``metadata``, ``[deps
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,7 @@ from texbudget.engine import (
     EngineImport,
     UnityPlatform,
 )
-from texbudget.model import Finding, TextureFacts
+from texbudget.model import Finding, TextureFacts, evolve
 from texbudget.policy.decision import _UNITY_TYPES, decide, price
 from texbudget.policy.profiles import PolicySettings
 from texbudget.readers import godot, unity
@@ -804,4 +803,4 @@ def test_engine_findings_use_table_codes() -> None:
     e = gd(compress__mode="9")
     (f,) = e.findings
     assert f == findings.make("tex/rock.png.import", "TB012", f.message)
-    assert replace(e, findings=()).findings == ()
+    assert evolve(e, findings=()).findings == ()

@@ -14,9 +14,9 @@ import pytest
 from tests.readers import factories as fx
 from texbudget import config as config_mod
 from texbudget import limits, pipeline
+from texbudget.config import LimitsSection, parse_rules
 from texbudget.model import file_of, is_part
 from texbudget.policy.naming import role_from_name
-from texbudget.policy.rules import parse_rules
 from texbudget.report import sarif
 from texbudget.scan.scene import read_scene
 from texbudget.tui.browse import split
@@ -71,7 +71,7 @@ def test_a_file_named_with_a_hash_is_priced_as_a_file(tmp_path: Path) -> None:
     unused = {f.path for f in report.findings if f.code == "TB006"}
     assert unused == {"t/rock#1_n.png", "t#2/moss.png"}  # no material uses them
     # a check of only that file keeps its findings; SARIF locates them at the file itself
-    kept = limits.check_limits(report, {"max_size": 32, "forbid_unused": True}, only={"t/rock#1_n.png"})
+    kept = limits.check_limits(report, LimitsSection(max_size=32, forbid_unused=True), only={"t/rock#1_n.png"})
     assert sorted((f.code, f.path) for f in kept) == [("TB021", "t/rock#1_n.png"), ("TB029", "t/rock#1_n.png")]
     finding = next(f for f in report.findings if f.path == "t/rock#1_n.png")
     located = sarif.result(finding, 0)

@@ -53,7 +53,7 @@ def test_basis_hdr_transcode_targets(platform: str, kind: str, fmt: str, size40:
 
 
 def test_a_rule_format_overrides_the_hdr_target() -> None:
-    from texbudget.policy.rules import parse_rules
+    from texbudget.config import parse_rules
 
     rules = parse_rules([{"match": "*.ktx2", "format": "E5B9G9R9_UFLOAT"}], "t.toml")
     plan = decide(hdr_facts("UASTC_HDR_6x6i"), PolicySettings(platform="mobile-etc2"), rules)

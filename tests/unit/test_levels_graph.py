@@ -158,7 +158,7 @@ def test_a_level_not_read_yet_is_wanted_and_an_unreadable_one_is_a_finding():
 
 def test_engine_ids_go_through_the_project():
     class Ids(PlainProject):
-        def resolve(self, target: str, holder_file: str) -> str | None:
+        def resolve(self, target: str, holder_file: str, *, kind: str = "") -> str | None:
             return {"uid://barrel": "props/barrel.tscn", "res://props/b.glb": "props/b.glb"}.get(target) or super().resolve(target, holder_file)
 
         def material_remap(self, material: str) -> str | None:

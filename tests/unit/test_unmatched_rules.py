@@ -8,8 +8,8 @@ from pathlib import Path
 
 from texbudget import config as config_mod
 from texbudget import pipeline
+from texbudget.config import parse_rules
 from texbudget.model import TextureFacts
-from texbudget.policy.rules import parse_rules
 from texbudget.scan.scene import Scan
 
 TEXTURES = tuple(

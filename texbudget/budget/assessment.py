@@ -22,14 +22,13 @@ Each card is judged as ``budget.cards`` says (usable, headroom, verdict).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from texbudget import findings
 from texbudget.budget.cards import Card, _ceil_share, card_budget, resolve_cards, verdict_of
 from texbudget.budget.fixes import _card_fixes
 from texbudget.budget.inputs import AccelerationSummary, BudgetInputs, _counted, _targets
 from texbudget.budget.settings import BudgetSettings, cards_for, scenarios
-from texbudget.model import Budget, CardVerdict, Finding, Fix, Scenario, ScenarioResult
+from texbudget.model import Budget, CardVerdict, Finding, Fix, Scenario, ScenarioResult, evolve
 from texbudget.units import human_bytes
 
 CATEGORIES = ("textures", "meshes", "acceleration_structures", "render_targets")
@@ -130,7 +129,7 @@ def assess(inputs: BudgetInputs, scenario: Scenario, settings: BudgetSettings,
             if v.name in per_card:
                 fixes += per_card[v.name]
                 saved = sum(f.saves_bytes for f in per_card[v.name])
-                verdicts[i] = replace(v, free_after_fixes_bytes=v.free_bytes + saved)
+                verdicts[i] = evolve(v, free_after_fixes_bytes=v.free_bytes + saved)
 
     return ScenarioResult(
         resolution=scenario.resolution, render_scale=scenario.render_scale,

@@ -60,7 +60,7 @@ from texbudget.budget.inputs import (
     price_plan,
 )
 from texbudget.budget.settings import BudgetSettings
-from texbudget.model import Fix, Scenario, TexturePlan
+from texbudget.model import Fix, Scenario, TexturePlan, evolve
 from texbudget.sizing.targets import render_size, upscaler_scale
 
 # Upscaler steps a fix may suggest, in order; ultra-performance is meant for 8K and is never
@@ -588,7 +588,7 @@ def apply_fixes(inputs: BudgetInputs, scenario: Scenario, settings: BudgetSettin
         elif fix.kind == "upscaler":
             scale = upscaler_scale(fix.value)
             rw, rh = render_size(scenario.width, scenario.height, scale)
-            scenario = replace(scenario, upscaler=fix.value, render_scale=scale, render_width=rw, render_height=rh)
+            scenario = evolve(scenario, upscaler=fix.value, render_scale=scale, render_width=rw, render_height=rh)
             settings = replace(settings, upscaler=fix.value)
         elif fix.kind == "pool":
             settings = replace(settings, streaming_pool_bytes=int(fix.value))

@@ -11,9 +11,9 @@ card is judged in every scenario. The platform picks the fixes' compression fami
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from texbudget.budget.cards import (
     DEFAULT_CARDS,
@@ -24,8 +24,11 @@ from texbudget.budget.cards import (
     resolve_cards,
 )
 from texbudget.model import Scenario
-from texbudget.sizing.targets import load_presets, render_size, upscaler_scale
+from texbudget.sizing.targets import render_size, upscaler_scale
 from texbudget.units import MIB, parse_resolution
+
+if TYPE_CHECKING:
+    from texbudget.config import BudgetSection
 
 DEFAULT_RESOLUTIONS: tuple[str, ...] = ("1920x1080", "2560x1440", "3840x2160")
 
@@ -34,28 +37,10 @@ DEFAULT_STREAMING_POOL_BYTES = 1000 * MIB
 # UE3's MinTextureResidentMipCount (spec/textures.md §6): the always-resident tail.
 DEFAULT_MIN_RESIDENT_LEVELS = 7
 
-RENDERERS = ("deferred", "forward")
-SHADOWS = ("csm", "vsm", "none")
-ALLOCATION_MODELS = ("d3d12", "none")
 FIX_FORMATS = ("bc", "astc", "etc2")
 
 
-# --- settings -------------------------------------------------------------------------------
-
-
-def _tuple_of_str(value: Any, name: str) -> tuple[str, ...]:
-    if isinstance(value, str):
-        items = [v.strip() for v in value.split(",")]
-    elif isinstance(value, Iterable):
-        items = [str(v).strip() for v in value]
-    else:
-        raise ValueError(f"budget {name} = {value!r}: must be a string or a list of strings")
-    return tuple(i for i in items if i)
-
-
-def _check(ok: bool, name: str, value: Any, allowed: str) -> None:
-    if not ok:
-        raise ValueError(f"budget {name} = {value!r}: {allowed}")
+# --- settings ---------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -64,11 +49,12 @@ class BudgetSettings:
     §6) with units added: ``reserve`` → ``reserve_fraction``, ``reserve_min`` →
     ``reserve_min_bytes``, ``headroom`` → ``headroom_fraction``, ``allocation`` →
     ``allocation_model``, ``streaming_pool`` → ``streaming_pool_bytes``; ``settings_from_config``
-    maps a validated ``[budget]`` table. Strings for list fields are split on commas. Bad values
-    raise ValueError naming the field, the value and what is allowed."""
+    maps a ``[budget]`` section. A plain record: the values a user gives are checked once,
+    where they are read (``config``: the file's keys and the flags that override them); the
+    other fields are set by the code (the fix search, the tests)."""
 
     cards: tuple[str, ...] = DEFAULT_CARDS
-    resolutions: tuple[str, ...] = DEFAULT_RESOLUTIONS  # "1080p", "4k", "2560x1080", …
+    resolutions: tuple[str, ...] = DEFAULT_RESOLUTIONS  # "1920x1080", "2560x1080", …
     quality: tuple[str, ...] = ("ultra",)
     platform: str = "desktop"
     rt: tuple[str, ...] | None = None  # None: each named card's RT vendor ("off" if none)
@@ -93,39 +79,6 @@ class BudgetSettings:
     # None = from the platform (``fix_family``).
     fix_formats: str | None = None
     max_fix_steps: int = 500
-
-    def __post_init__(self) -> None:
-        for name in ("cards", "resolutions", "quality"):
-            object.__setattr__(self, name, _tuple_of_str(getattr(self, name), name))
-        if self.rt is not None:
-            rt = tuple(v.lower() for v in _tuple_of_str(self.rt, "rt"))
-            _check(bool(rt), "rt", self.rt, "give at least one of off, nvidia, amd, intel")
-            object.__setattr__(self, "rt", tuple(dict.fromkeys(rt)))
-        _check(bool(self.quality), "quality", self.quality, "give at least one quality tier")
-        _check(bool(self.cards), "cards", self.cards, "give at least one card")
-        _check(bool(self.resolutions), "resolutions", self.resolutions, "give at least one resolution")
-        for r in self.resolutions:
-            try:
-                parse_resolution(r)
-            except ValueError as exc:
-                raise ValueError(f"budget resolutions = {r!r}: {str(exc).split(': ', 1)[-1]}") from None
-        presets = load_presets()
-        _check(self.renderer in presets.presets, "renderer", self.renderer, f"allowed values are {', '.join(presets.presets)}")
-        _check(self.upscaler in presets.upscalers, "upscaler", self.upscaler, f"allowed values are {', '.join(presets.upscalers)}")
-        _check(self.upscaler_profile in presets.working_sets, "upscaler_profile", self.upscaler_profile, f"allowed values are {', '.join(presets.working_sets)}")
-        _check(self.shadows in presets.shadows, "shadows", self.shadows, f"allowed values are {', '.join(presets.shadows)}")
-        _check(self.msaa in (1, 2, 4, 8), "msaa", self.msaa, "allowed values are 1, 2, 4, 8")
-        _check(self.render_scale is None or 0 < self.render_scale <= 4, "render_scale", self.render_scale, "must be more than 0 and at most 4")
-        _check(isinstance(self.reserve_min_bytes, int) and self.reserve_min_bytes >= 0, "reserve_min_bytes", self.reserve_min_bytes, "must be a whole number of bytes >= 0")
-        for name in ("reserve_fraction", "headroom_fraction"):
-            v = getattr(self, name)
-            _check(isinstance(v, (int, float)) and 0 <= v < 1, name, v, "must be a fraction from 0 to below 1 (e.g. 0.05 for 5 %)")
-        v = self.render_target_overhead_fraction
-        _check(v is None or 0 <= v < 1, "render_target_overhead_fraction", v, "must be a fraction from 0 to below 1")
-        _check(self.allocation_model in ALLOCATION_MODELS, "allocation_model", self.allocation_model, f"allowed values are {', '.join(ALLOCATION_MODELS)}")
-        _check(self.streaming_pool_bytes is None or self.streaming_pool_bytes >= 0, "streaming_pool_bytes", self.streaming_pool_bytes, "must be a whole number of bytes >= 0")
-        _check(self.streaming_min_resident_levels >= 1, "streaming_min_resident_levels", self.streaming_min_resident_levels, "must be at least 1")
-        _check(self.fix_formats is None or self.fix_formats in FIX_FORMATS, "fix_formats", self.fix_formats, f"allowed values are {', '.join(FIX_FORMATS)}")
 
     @property
     def pool_bytes(self) -> int:
@@ -163,11 +116,11 @@ _CONFIG_KEYS = {
 }
 
 
-def settings_from_config(section: Mapping[str, Any], **overrides: Any) -> BudgetSettings:
-    """``BudgetSettings`` from a validated ``[budget]`` table (config keys → field names);
-    keys the budget does not use (e.g. ``high_quality``) are left to their owners;
-    ``overrides`` (field names) win, e.g. CLI flags."""
-    values = {field_name: section[key] for key, field_name in _CONFIG_KEYS.items() if key in section and section[key] is not None}
+def settings_from_config(section: BudgetSection, **overrides: Any) -> BudgetSettings:
+    """``BudgetSettings`` from a ``[budget]`` section (config keys → field names; keys the
+    budget does not use, e.g. ``high_quality``, are left to their owners); ``overrides``
+    (field names) win, e.g. CLI flags. Both are checked already (``config``)."""
+    values = {name: getattr(section, key) for key, name in _CONFIG_KEYS.items() if getattr(section, key) is not None}
     values.update({k: v for k, v in overrides.items() if v is not None})
     return BudgetSettings(**values)
 

@@ -42,7 +42,7 @@ from pathlib import Path
 
 from texbudget import findings as findings_mod
 from texbudget.model import Finding, file_of
-from texbudget.readers.godot_binary import FLAG_UIDS, uid_text
+from texbudget.readers.godot_binary import FLAG_UIDS, inflate_first_block, uid_text
 from texbudget.readers.godot_variant import GodotSyntaxError, parse_sections
 
 #: The small files the index reads are never larger than this (a project.godot with a big
@@ -52,6 +52,9 @@ MAX_SMALL_BYTES = 4 * 1024 * 1024
 MAX_GLTF_JSON_BYTES = 64 * 1024 * 1024
 #: Bytes of a scene or resource read for its header's uid.
 HEADER_BYTES = 4096
+#: Bytes of a compressed binary resource (RSCC) read for its first block: the block table and
+#: the first block of a file of up to about 50 MiB in 4 KiB blocks.
+RSCC_HEAD_BYTES = 64 * 1024
 _UID = re.compile(r"uid://[a-z0-9]+")
 _HEADER_UID = re.compile(r'\[gd_(?:scene|resource)\b[^\]\n]*?\buid="(uid://[a-z0-9]+)"')
 _TEXT_RESOURCES = (".tscn", ".tres", ".escn")
@@ -129,7 +132,10 @@ def text_uid(head: str) -> str:
 
 
 def binary_uid(head: bytes) -> str:
-    """The uid of a binary resource's header (``RSRC``, format 4+ with the uid flag)."""
+    """The uid of a binary resource's header (``RSRC``, format 4+ with the uid flag; or
+    ``RSCC``, compressed, when ``head`` holds its first block)."""
+    if head[:4] == b"RSCC":
+        head = b"RSRC" + inflate_first_block(head)
     if len(head) < 28 or head[:4] != b"RSRC":
         return ""
     e = ">" if struct.unpack_from("<I", head, 4)[0] else "<"
@@ -247,17 +253,20 @@ class GodotIndex:
                 head = self._read_head(rel)
                 found = text_uid(head.decode("utf-8", "replace")) if head else ""
             elif rel.lower().endswith(_BINARY_RESOURCES) and self.exists(rel):
-                found = binary_uid(self._read_head(rel) or b"")
+                head = self._read_head(rel) or b""
+                if head[:4] == b"RSCC":  # compressed: the uid is in the first block
+                    head = self._read_head(rel, RSCC_HEAD_BYTES) or b""
+                found = binary_uid(head)
             self._file_uids[rel] = found
         return found
 
-    def _read_head(self, rel: str) -> bytes | None:
+    def _read_head(self, rel: str, limit: int = HEADER_BYTES) -> bytes | None:
         real = self._open(rel)
         if real is None:
             return None
         try:
             with open(real, "rb") as f:
-                return f.read(HEADER_BYTES)
+                return f.read(limit)
         except OSError:
             return None
 
@@ -344,8 +353,8 @@ class GodotIndex:
         """The file of the holder's project whose uid is ``uid``."""
         return self._uid_table(self.project_dir(holder_file) or self.real_root).get(uid)
 
-    # the protocol
-    def resolve(self, target: str, holder_file: str) -> str | None:
+    # the protocol (texbudget.levels.graph.Project)
+    def resolve(self, target: str, holder_file: str, *, kind: str = "") -> str | None:
         """The scan-root path a target id names, or None when it cannot be known (a uid no
         file has and no fallback path, a ``res://`` path outside the scan root). A path is
         returned whether or not the file exists (the caller says it is missing)."""
@@ -358,6 +367,20 @@ class GodotIndex:
         if fallback is not None and self.exists(fallback) and self.uid_of(fallback) == uid:
             return fallback  # the usual case: the path's own uid is the one written
         return self.by_uid(uid, holder_file) or fallback
+
+    def builtin(self, target: str) -> str | None:
+        """Godot has no built-in resources a scene names by id: None."""
+        return None
+
+    def explain(self, target: str, holder_file: str, *, kind: str = "") -> str:
+        """Why ``target`` does not resolve: a ``res://`` path outside the scan root, or a uid no
+        file of the project has ("" for anything else)."""
+        uid, path = split_target(target)
+        if path and self.resolve(path, holder_file) is None:
+            return f"{path} is outside the scan root (scan from the project's root)"
+        if uid:
+            return f"{uid} is the uid of no file of the project (.import, .uid or a resource's header)"
+        return ""
 
     def material_remap(self, material_id: str) -> str | None:
         """The file that replaces a glTF's own material ``file.glb#material/N``, when the

@@ -27,11 +27,13 @@ ENGINE_PREFIXES = ("res://", "uid://", "unity:")
 
 
 class Project(Protocol):
-    """What an engine's project index offers the resolver (texbudget/levels/godot.py, unity.py)."""
+    """What an engine's project index offers the resolver (texbudget/levels/godot.py, unity.py;
+    ``texbudget.levels.project.EngineProject`` puts them together)."""
 
-    def resolve(self, target: str, holder_file: str) -> str | None:
+    def resolve(self, target: str, holder_file: str, *, kind: str = "") -> str | None:
         """The path relative to the scan root (a file or a part) an id names, or None when the
-        project does not know it."""
+        project does not know it. ``kind`` is the edge's (``"material"`` for a material id: a
+        Unity model's own material is ``""``, the mesh's own)."""
         ...
 
     def material_remap(self, material: str) -> str | None:
@@ -39,17 +41,32 @@ class Project(Protocol):
         imported scene), or None."""
         ...
 
+    def builtin(self, target: str) -> str | None:
+        """The name of an engine's built-in resource an id names (Unity's Cube mesh), which
+        ships with the engine and is not priced; None for anything else."""
+        ...
+
+    def explain(self, target: str, holder_file: str, *, kind: str = "") -> str:
+        """Why ``target`` does not resolve, in words ("" when there is nothing to add)."""
+        ...
+
 
 class PlainProject:
     """No engine project: targets are paths relative to the scan root; engine ids are unknown."""
 
-    def resolve(self, target: str, holder_file: str) -> str | None:
+    def resolve(self, target: str, holder_file: str, *, kind: str = "") -> str | None:
         if target.startswith(ENGINE_PREFIXES):
             return None
         return normal_path(target)
 
     def material_remap(self, material: str) -> str | None:
         return None
+
+    def builtin(self, target: str) -> str | None:
+        return None
+
+    def explain(self, target: str, holder_file: str, *, kind: str = "") -> str:
+        return ""
 
 
 def normal_path(path: str) -> str | None:
@@ -113,6 +130,9 @@ class _Content:
     meshes: dict[str, int] = field(default_factory=dict)
     textures: dict[str, dict[tuple[str, str], None]] = field(default_factory=dict)
     files: dict[str, None] = field(default_factory=dict)
+    # (material, file naming it) loaded into this instance already: loading one again adds
+    # nothing (and a material that names itself, through next_pass, is not walked forever)
+    materials: set[tuple[str, str]] = field(default_factory=set)
 
     def add(self, other: _Content, times: int) -> None:
         for mesh, n in other.meshes.items():
@@ -128,25 +148,37 @@ class _Walk:
         self.project = project
         self.done: dict[str, _Content] = {}
         self.active: list[str] = []  # the files being walked, outermost first
-        self.found: dict[tuple[str, str, str], Finding] = {}
+        self.found: dict[tuple[str, str, str], None] = {}  # (path, code, message), made at the end
         self.wanted: dict[str, None] = {}
 
     def note(self, path: str, code: str, message: str) -> None:
-        self.found.setdefault((path, code, message), findings.make(path, code, message))
+        self.found[(path, code, message)] = None
+
+    def all_findings(self) -> tuple[Finding, ...]:
+        return tuple(findings.make(*key) for key in self.found)
 
     # --- ids and files
 
     def target(self, ref: SceneRef, holder_file: str) -> str | None:
         """The path a ref names, or None (with a finding) when it names nothing there is."""
-        path = self.project.resolve(ref.target, holder_file)
-        at = f" ({ref.where})" if ref.where else ""
+        path = self.project.resolve(ref.target, holder_file, kind=ref.kind)
         if path is None:
-            if ref.target.startswith(ENGINE_PREFIXES):
-                self.note(holder_file, "TB123", f"{ref.kind} {ref.target}{at}: the project knows no file by that id; not priced")
-            else:
-                self.note(holder_file, "TB120", f"{ref.kind} {ref.target}{at} is not a path inside the scan root; not priced")
+            self.unresolved(ref.kind, ref.target, ref.where, holder_file)
             return None
         return path
+
+    def unresolved(self, kind: str, target: str, where: str, holder_file: str) -> None:
+        """The finding for an id or path that names nothing: a built-in resource (info), an id
+        the project does not know (TB123, with the index's reason), a path outside the root."""
+        at = f" ({where})" if where else ""
+        builtin = self.project.builtin(target)
+        if builtin is not None:
+            self.note(holder_file, "TB124", f"{kind} {target}{at} is {builtin}: shipped with the engine, not priced")
+        elif target.startswith(ENGINE_PREFIXES):
+            why = self.project.explain(target, holder_file, kind=kind)
+            self.note(holder_file, "TB123", f"{kind} {target}{at}: " + (why or "the project knows no file by that id") + "; not priced")
+        else:
+            self.note(holder_file, "TB120", f"{kind} {target}{at} is not a path inside the scan root; not priced")
 
     def available(self, path: str, ref: SceneRef, holder_file: str) -> bool:
         """The file behind ``path`` has facts; otherwise a finding, or a wish to read it."""
@@ -182,10 +214,14 @@ class _Walk:
         return out
 
     def holder(self, out: _Content, holder: str, file: str) -> None:
-        """Follow the edges ``holder`` (a file or a material inside it) holds."""
+        """Follow the edges ``holder`` (a file or a material inside it) holds. Instances of
+        one file are added together, once (a level places one prop thousands of times)."""
+        instances: dict[str, int] = {}
         for ref in self.graph.refs.get(holder, ()):
             if ref.kind == "instance":
-                self.instance(out, ref, file)
+                target = self.instance(ref, file)
+                if target is not None:
+                    instances[target] = instances.get(target, 0) + max(ref.count, 0)
             elif ref.kind == "mesh":
                 path = self.target(ref, file)
                 if path is not None and self.available(path, ref, file):
@@ -200,18 +236,22 @@ class _Walk:
                 path = self.target(ref, file)
                 if path is not None and self.available(path, ref, file):
                     self.texture(out, path, holder, ref.slot)
+        for target, count in instances.items():
+            out.add(self.content(target), count)
 
-    def instance(self, out: _Content, ref: SceneRef, file: str) -> None:
+    def instance(self, ref: SceneRef, file: str) -> str | None:
+        """The file an instance edge loads, or None (with a finding: missing, unreadable, or a
+        scene that is being walked, a cycle)."""
         path = self.target(ref, file)
         if path is None or not self.available(path, ref, file):
-            return
+            return None
         target = file_of(path)
         if target in self.active:
             loop = " -> ".join([*self.active[self.active.index(target):], target])
             at = f" ({ref.where})" if ref.where else ""
             self.note(file, "TB122", f"instances {ref.target}{at}, which instances this scene again ({loop}); that instance is not followed")
-            return
-        out.add(self.content(target), max(ref.count, 0))
+            return None
+        return target
 
     def material_id(self, target: str, file: str) -> str:
         """A material's path (a file, or a part: ``town.tscn#material/2``, ``a.glb#material/0``);
@@ -220,16 +260,19 @@ class _Walk:
             return ""
         if "#material/" in target and not target.startswith(ENGINE_PREFIXES):
             return target  # a material inside a file, named by the reader itself
-        path = self.project.resolve(target, file)
+        path = self.project.resolve(target, file, kind="material")
         if path is None:
-            self.note(file, "TB123" if target.startswith(ENGINE_PREFIXES) else "TB120",
-                      f"material {target}: the project knows no file by that id; not priced")
+            self.unresolved("material", target, "", file)
             return ""
         return path
 
     def material(self, out: _Content, material: str, file: str) -> None:
         """Load a material: its textures (a glTF material's slots, a material file's or a
         material part's texture edges)."""
+        key = (material, file)
+        if key in out.materials:
+            return
+        out.materials.add(key)
         material = self.project.material_remap(material) or material
         owner = file_of(material)
         if owner != file and owner not in out.files:
@@ -273,13 +316,13 @@ def resolve_level(scene: str, graph: Graph, project: Project | None = None, name
         else:
             walk.wanted[scene] = None
         return Level(name=name or _default_name(scene), scene=scene, wanted=tuple(walk.wanted),
-                     findings=tuple(walk.found.values()))
+                     findings=walk.all_findings())
     content = walk.content(scene)
     files = dict.fromkeys([scene, *content.files])
     return Level(
         name=name or _default_name(scene), scene=scene, meshes=dict(content.meshes),
         textures={tex: tuple(users) for tex, users in content.textures.items()},
-        files=tuple(files), wanted=tuple(walk.wanted), findings=tuple(walk.found.values()),
+        files=tuple(files), wanted=tuple(walk.wanted), findings=walk.all_findings(),
     )
 
 
@@ -296,7 +339,7 @@ def instanced_scenes(graph: Graph, project: Project | None = None) -> frozenset[
     for holder, refs in graph.refs.items():
         for ref in refs:
             if ref.kind == "instance":
-                path = project.resolve(ref.target, file_of(holder))
+                path = project.resolve(ref.target, file_of(holder), kind="instance")
                 if path is not None and file_of(path) != file_of(holder):
                     out.add(file_of(path))
     return frozenset(out)

@@ -366,12 +366,14 @@ def find_metas(root: Path) -> tuple[list[str], str | None]:
     return sorted(metas), settings
 
 
-def read_project(root: Path, metas: Iterable[str] | None = None, build_settings: str | None = None) -> UnityProject:
+def read_project(root: Path, metas: Iterable[str] | None = None, build_settings: str | None = None,
+                 *, read: Callable[[str], MetaIds | str] | None = None) -> UnityProject:
     """The index of the Unity project(s) under ``root``: every .meta read once (``metas``:
-    their paths relative to ``root``, found by ``find_metas`` when None)."""
+    their paths relative to ``root``, found by ``find_metas`` when None; ``read(rel)``: the
+    MetaIds of one, ``read_meta_ids`` of the file when None; a scan passes its cache's)."""
     if metas is None:
         metas, build_settings = find_metas(root)
-    parsed = [(rel, read_meta_ids(root / rel)) for rel in metas]
+    parsed = [(rel, read(rel) if read is not None else read_meta_ids(root / rel)) for rel in metas]
     if build_settings is None:
         return assemble(parsed)
     try:

@@ -6,7 +6,8 @@ along their seams"):
 
 - ``policy.profiles``: ``Profile``, ``load_platforms``, ``PolicySettings``, ``ROLES``,
   ``QUALITY_TIERS``;
-- ``policy.rules``: ``Rule``, ``parse_rules``, ``RULE_KEYS`` and the glob semantics;
+- ``policy.rules``: ``Rule`` and the glob semantics (``[[rule]]`` tables are checked and made
+  into rules by ``config.parse_rules``, with the rest of the config);
 - ``policy.naming``: ``role_from_name``, ``role_from_header``, ``NAME_SUFFIXES``,
   ``UI_FOLDERS``;
 - ``policy.decision``: ``decide``, ``decide_all``, ``content_role``, ``price``, and what

@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from operator import attrgetter
 from types import MappingProxyType
+
+from msgspec.structs import fields, replace
 
 from texbudget import formats
 from texbudget.engine import (
@@ -45,7 +47,6 @@ from texbudget.model import (
     TextureCost,
     TextureFacts,
     TexturePlan,
-    builder,
 )
 from texbudget.policy.naming import role_from_header, role_from_name
 from texbudget.policy.profiles import COLOUR_ROLES, QUALITY_TIERS, PolicySettings
@@ -174,9 +175,6 @@ def decide(
 #: The facts a decision reads, all but the texture's path and file size (``_facts_key``).
 _DECISION_FACTS = tuple(f.name for f in fields(TextureFacts) if f.name not in ("path", "disk_bytes"))
 _facts_key = attrgetter(*_DECISION_FACTS)
-#: A plan's fields after its path, to copy a plan for another path (``decide_all``).
-_plan_rest = attrgetter(*(f.name for f in fields(TexturePlan) if f.name != "path"))
-assert fields(TexturePlan)[0].name == "path"
 
 
 def decide_all(
@@ -194,8 +192,7 @@ def decide_all(
     but their path and file size are decided alike: the plan is made and priced once and
     copied with each one's path (a scene has thousands of textures and a few hundred kinds;
     a settings switch in the TUI decides them all again)."""
-    make_plan, make_cost = builder(TexturePlan), builder(TextureCost)
-    memo: dict[tuple, tuple[tuple, TextureCost]] = {}
+    memo: dict[tuple, TextureCost] = {}
     out: list[TextureCost] = []
     platform = settings.platform
     for facts, own_role in zip(textures, own_roles, strict=True):
@@ -208,14 +205,12 @@ def decide_all(
             out.append(price(decide(facts, settings, rules, engine, on, own_role, applied=applied, alpha_unused=unused), model))
             continue
         key = (_facts_key(facts), on if type(on) is tuple else tuple(on), own_role, unused)
-        hit = memo.get(key)
-        if hit is None:
-            cost = price(decide(facts, settings, (), None, on, own_role, alpha_unused=unused), model)
-            memo[key] = (_plan_rest(cost.plan), cost)
+        cost = memo.get(key)
+        if cost is None:
+            cost = memo[key] = price(decide(facts, settings, (), None, on, own_role, alpha_unused=unused), model)
             out.append(cost)
             continue
-        rest, cost = hit
-        out.append(make_cost(make_plan(path, *rest), cost.mips, cost.gpu_bytes, cost.allocated_bytes))
+        out.append(replace(cost, plan=replace(cost.plan, path=path)))
     return tuple(out)
 
 

@@ -1,5 +1,5 @@
-"""``[[rule]]`` tables: ``Rule``, ``parse_rules`` (a bad rule is one line naming the file,
-the rule, the key and what is allowed) and the glob semantics of ``match`` (docs/policy.md §5).
+"""``[[rule]]`` tables as ``Rule`` records (validated and made by ``config.parse_rules``, the
+one place a config value is checked) and the glob semantics of ``match`` (docs/policy.md §5).
 
 Rules are applied like CSS or ``.gitattributes``: every rule whose ``match`` fits the path
 applies in file order, and for each key the LAST matching rule that sets it wins
@@ -9,19 +9,12 @@ applies in file order, and for each key the LAST matching rule that sets it wins
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from texbudget import formats
 from texbudget.discover import glob_class
-from texbudget.errors import ConfigError
 from texbudget.model import file_of, is_part
-from texbudget.policy.profiles import ROLES, _did_you_mean, load_platforms
-
-#: Keys a ``[[rule]]`` table may hold.
-RULE_KEYS: tuple[str, ...] = ("match", "role", "format", "max_size", "mips", "ignore", "platform", "note")
-_RULE_ACTIONS = ("role", "format", "max_size", "mips", "ignore")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +43,7 @@ class Rule:
         """``matches`` for at least one of ``paths`` (every texture path and the file of
         each part), ``names`` their last segments: one regular expression run over a set,
         for ``pipeline.unmatched_rules``."""
-        regex = _glob_regex(self.match.removeprefix("/"))
+        regex = glob_regex(self.match.removeprefix("/"))
         return next(filter(regex.fullmatch, paths if "/" in self.match else names), None) is not None
 
     def matches(self, path: str) -> bool:
@@ -60,7 +53,7 @@ class Rule:
         # A leading "/" anchors the pattern at the scan root, as in .gitignore ("/hero.png"
         # is the root's hero.png only); a "/" anywhere else already does.
         anchored = "/" in self.match
-        regex = _glob_regex(self.match.removeprefix("/"))
+        regex = glob_regex(self.match.removeprefix("/"))
         candidates = [path]
         if is_part(path):
             candidates.append(file_of(path))
@@ -72,7 +65,9 @@ class Rule:
 
 
 @cache
-def _glob_regex(pattern: str) -> re.Pattern[str]:
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    """A ``match`` glob (its leading "/" removed) as a regular expression (docs/policy.md §5);
+    ``re.error`` for a class whose range runs backwards, which the config refuses when read."""
     out: list[str] = []
     i, n = 0, len(pattern)
     while i < n:
@@ -101,90 +96,6 @@ def _glob_regex(pattern: str) -> re.Pattern[str]:
             out.append(re.escape(c))
             i += 1
     return re.compile("".join(out))
-
-
-def parse_rules(raw: Sequence[Mapping[str, object]], source: str) -> tuple[Rule, ...]:
-    """Validate ``[[rule]]`` tables. A bad rule raises ``ConfigError`` with one line naming the
-    file, the rule number, the key and what is allowed."""
-    rules: list[Rule] = []
-    platforms = list(load_platforms())
-    for index, table in enumerate(raw, 1):
-        where = f"{source}: [[rule]] #{index}"
-        if not isinstance(table, Mapping):
-            raise ConfigError(f"{where}: must be a table like {{ match = \"textures/**\", role = \"normal\" }}")
-        for key in table:
-            if key not in RULE_KEYS:
-                raise ConfigError(
-                    f"{where}: unknown key {key!r}{_did_you_mean(str(key), RULE_KEYS)}; "
-                    f"allowed: {', '.join(RULE_KEYS)}"
-                )
-        match = table.get("match")
-        if not isinstance(match, str) or not match.strip():
-            raise ConfigError(f"{where}: 'match' must be a non-empty glob string such as \"textures/**/*_n.png\"")
-        try:
-            _glob_regex(match.removeprefix("/"))
-        except re.error as exc:  # a class's range backwards: "[z-a]"
-            raise ConfigError(f"{where}: match {match!r} is not a glob: {exc.msg} in a [...] class") from None
-        values: dict[str, object] = {}
-        role = table.get("role")
-        if role is not None:
-            if role not in ROLES:
-                raise ConfigError(
-                    f"{where}: role {role!r} is unknown{_did_you_mean(str(role), ROLES)}; allowed: {', '.join(ROLES)}"
-                )
-            values["role"] = role
-        fmt_text = table.get("format")
-        if fmt_text is not None:
-            if isinstance(fmt_text, int) and not isinstance(fmt_text, bool):
-                fmt_text = str(fmt_text)  # format = 37: a VkFormat, as formats.find reads a bare number
-            fmt = formats.find(fmt_text) if isinstance(fmt_text, str) else None
-            if fmt is None or fmt.transcodable:
-                near = formats.nearest(str(fmt_text)) if isinstance(fmt_text, str) else []
-                hint = f" (did you mean {', '.join(repr(x) for x in near)}?)" if near else ""
-                raise ConfigError(
-                    f"{where}: format {fmt_text!r} is not a GPU format{hint}; "
-                    "allowed: the names `texbudget formats` lists, e.g. BC7_SRGB, BC5_UNORM, ASTC_6x6_SRGB, R8G8B8A8_UNORM, "
-                    "a Vulkan or DXGI name, or a number: vk:37, dxgi:28"
-                )
-            values["format"] = fmt.name
-            values["format_exact"] = not formats.is_alias(str(fmt_text))
-        max_size = table.get("max_size")
-        if max_size is not None:
-            if not isinstance(max_size, int) or isinstance(max_size, bool) or not 1 <= max_size <= 65536:
-                raise ConfigError(f"{where}: max_size {max_size!r} must be an integer from 1 to 65536 (texels on the longest side)")
-            values["max_size"] = max_size
-        for key in ("mips", "ignore"):
-            value = table.get(key)
-            if value is not None:
-                if not isinstance(value, bool):
-                    raise ConfigError(f"{where}: {key} {value!r} must be true or false")
-                values[key] = value
-        plat = table.get("platform")
-        plats: tuple[str, ...] = ()
-        if plat is not None:
-            items = [plat] if isinstance(plat, str) else plat
-            if not isinstance(items, list) or not items or not all(isinstance(p, str) for p in items):
-                raise ConfigError(f"{where}: platform must be a name or a list of names; allowed: {', '.join(platforms)}")
-            for p in items:
-                if p not in platforms:
-                    raise ConfigError(
-                        f"{where}: platform {p!r} is unknown{_did_you_mean(p, platforms)}; allowed: {', '.join(platforms)}"
-                    )
-            plats = tuple(items)
-        note = table.get("note", "")
-        if not isinstance(note, str):
-            raise ConfigError(f"{where}: note must be a string")
-        keys = frozenset(k for k in _RULE_ACTIONS if k in table)
-        if not keys:
-            raise ConfigError(f"{where}: sets nothing; give at least one of {', '.join(_RULE_ACTIONS)}")
-        rules.append(Rule(
-            match=match, index=index, source=source, role=values.get("role"),  # type: ignore[arg-type]
-            format=values.get("format"), max_size=values.get("max_size"),  # type: ignore[arg-type]
-            mips=values.get("mips"), ignore=bool(values.get("ignore", False)),  # type: ignore[arg-type]
-            platforms=plats, note=note, keys=keys,
-            format_exact=bool(values.get("format_exact", True)),
-        ))
-    return tuple(rules)
 
 
 @dataclass(slots=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import BinaryIO
 
 from texbudget import findings
-from texbudget.model import Finding, PixelFormat, ReadResult, TextureFacts, builder
+from texbudget.model import Finding, PixelFormat, ReadResult, TextureFacts
 
 #: No GPU accepts more texels on a side (D3D12 2D max 16384, Vulkan devices up to 32768);
 #: a header above this is corrupt or not a texture.
@@ -21,15 +21,9 @@ MAX_LAYERS = 65536
 HEADER_SCAN_LIMIT = 64 * 1024
 
 
-#: ``TextureFacts(...)`` (same arguments) at a fifth of the cost: every texture file makes one
-#: (``model.builder``).
-new_texture = builder(TextureFacts)
-_new_result = builder(ReadResult)
-
-
 def texture_result(facts: TextureFacts, notes: tuple[Finding, ...] | list[Finding] = ()) -> ReadResult:
     """A ReadResult holding one texture and its notes: what most files give."""
-    return _new_result((facts,), (), (), tuple(notes))
+    return ReadResult(textures=(facts,), findings=tuple(notes))
 
 
 def fail(rel: str, code: str, message: str) -> ReadResult:

@@ -32,7 +32,7 @@ import struct
 from typing import NamedTuple
 
 from texbudget import findings, formats
-from texbudget.model import Finding, PixelFormat, ReadResult
+from texbudget.model import Finding, PixelFormat, ReadResult, TextureFacts
 from texbudget.readers import Source
 from texbudget.readers._common import (
     MAX_LAYERS,
@@ -40,7 +40,6 @@ from texbudget.readers._common import (
     check_dims,
     color_space_of,
     fail,
-    new_texture,
     texture_result,
 )
 from texbudget.sizing.textures import full_mip_count, mip_chain
@@ -252,26 +251,11 @@ def read_dds(src: Source) -> ReadResult:
     if size < needed:
         return fail(src.rel, "TB043", f"DDS pixel data truncated: {levels} level(s) x {faces * layers} image(s) of {shown} need {payload} bytes at offset {data_offset}, the file has {size - data_offset} ({needed - size} bytes missing)")
 
-    facts = new_texture(  # positional (TextureFacts' field order): a keyword call costs a µs more
-        src.rel,  # path
-        "dds",  # container
-        width,
-        height,
-        depth,
-        layers,
-        faces,
-        levels,  # stored_levels
-        fmt.name,  # stored_format
-        channels,
-        alpha,
-        bit_depth_of(fmt),  # bit_depth
-        fmt.hdr,  # hdr
-        color_space_of(fmt),  # color_space
-        size,  # disk_bytes
-        None, None,  # supercompression, transcodable
-        stored,  # level_bytes
-        False,  # mips_generate
-        grey,
+    facts = TextureFacts(
+        path=src.rel, container="dds", width=width, height=height, depth=depth, layers=layers,
+        faces=faces, stored_levels=levels, stored_format=fmt.name, channels=channels, alpha=alpha,
+        bit_depth=bit_depth_of(fmt), hdr=fmt.hdr, color_space=color_space_of(fmt), disk_bytes=size,
+        level_bytes=stored, grey=grey,
     )
     return texture_result(facts, notes)
 

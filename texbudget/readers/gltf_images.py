@@ -1,5 +1,10 @@
-"""What a glTF says about its images beyond the materials (used by ``readers.gltf``):
+"""A glTF's images (used by ``readers.gltf``):
 
+- **Images** in a bufferView or a data: URI are read in place through ``readers.read_bytes``
+  as ``file#image/N`` (``read_images``). An external image is not read here: its identity is
+  its own path relative to the scan root, and the scan reads it as a file. Images that share a
+  bufferView are read once; at most MAX_EMBEDDED_IMAGES are read, never more bytes in all than
+  the buffers hold.
 - **Kinds**: the format an image declares (``mimeType``, a data: URI's media type, else the
   URI's suffix). A texture's ``source`` must be PNG or JPEG (glTF 2.0, images); another
   format loads only through the texture extension that allows it (KHR_texture_basisu: KTX2,
@@ -12,23 +17,33 @@
   levels it lists (Babylon.js' loader and Wicked Engine allocate exactly those). Runtimes
   decode the faces (RGBD PNG, LDR JPEG) to a float cubemap, so the facts say HDR and the
   platform's HDR format prices it. Its faces are priced there, not as images of their own.
-
-Everything is checked as the rest of the reader checks it; a light that breaks the
-extension's schema is a finding and is not priced.
+  A light whose values break the extension's rules (a size, a row that is not 6 faces, an
+  image index) is a finding and is not priced; the rest of the file is read.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Collection, Mapping, Sequence
 
-from texbudget.model import COMPOSED_CONTAINER, TextureFacts
-from texbudget.readers import suffix_of
+from texbudget.model import COMPOSED_CONTAINER, Finding, ReadResult, TextureFacts, evolve
+from texbudget.readers import read_bytes, suffix_of
+from texbudget.readers.gltf_accessors import Layout
+from texbudget.readers.gltf_container import (
+    MAX_EMBEDDED_IMAGES,
+    MAX_IMAGE_BYTES,
+    Broken,
+    Context,
+    index,
+    shown,
+)
+from texbudget.readers.gltf_schema import Light
+from texbudget.readers.gltf_uris import Resolver, media_type
 from texbudget.units import MAX_DIMENSION
 
 EXTENSION = "EXT_lights_image_based"
 
+MIME_SUFFIX = {"image/png": ".png", "image/jpeg": ".jpg", "image/webp": ".webp", "image/ktx2": ".ktx2",
+               "image/vnd-ms.dds": ".dds", "image/avif": ".avif"}
 _MIME_KINDS = {"image/png": "png", "image/jpeg": "jpeg", "image/ktx2": "ktx2", "image/webp": "webp",
                "image/vnd-ms.dds": "dds", "image/avif": "avif"}
 _SUFFIX_KINDS = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".ktx2": "ktx2", ".webp": "webp",
@@ -43,27 +58,26 @@ _NAMES = {"ktx2": "KTX2", "webp": "WebP", "avif": "AVIF", "dds": "DDS", "ktx": "
           "bmp": "BMP", "gif": "GIF", "tiff": "TIFF", "psd": "PSD", "exr": "OpenEXR", "hdr": "Radiance HDR"}
 
 
-def image_kind(mime: Any, uri: Any) -> str | None:
+def image_kind(mime: str | None, uri: str | None) -> str | None:
     """The format an image declares: its ``mimeType`` (an unknown one as it is written), else
     a data: URI's ``image/…`` media type, else the suffix of its URI; None when it says
     nothing known."""
-    if isinstance(mime, str) and mime:
+    if mime:
         return _MIME_KINDS.get(mime.lower(), mime[:40])
-    if not isinstance(uri, str):
+    if uri is None:
         return None
     if uri.startswith("data:"):
         media = uri[5:].split(";", 1)[0].split(",", 1)[0].strip()
         return _MIME_KINDS.get(media.lower(), media[:40] if media.lower().startswith("image/") else None)
-    return _SUFFIX_KINDS.get(suffix_of(uri.split("?", 1)[0].split("#", 1)[0]))
+    return _SUFFIX_KINDS.get(suffix_of(uri.partition("?")[0].partition("#")[0]))
 
 
-def refused(kind: str, extensions: Any) -> bool:
+def refused(kind: str, extensions: Collection[str]) -> bool:
     """A texture's own ``source`` of ``kind`` is not allowed: neither PNG nor JPEG, and not
-    the kind of an extension the texture has (``extensions``: its extensions object)."""
+    the kind of an extension the texture has (``extensions``: their names)."""
     if kind in CORE_KINDS:
         return False
-    present = extensions if isinstance(extensions, dict) else {}
-    return not any(EXTENSION_KINDS[name] == kind for name in present if name in EXTENSION_KINDS)
+    return not any(EXTENSION_KINDS.get(name) == kind for name in extensions)
 
 
 #: Textures named in a TB088 message; the rest are counted.
@@ -76,72 +90,124 @@ def refused_message(kind: str, sources: Sequence[tuple[int, str]]) -> str:
     name = _NAMES.get(kind, kind)
     needed = next((ext for ext, k in EXTENSION_KINDS.items() if k == kind), None)
     why = f"without {needed}" if needed else "which no glTF extension allows"
-    shown = ", ".join(f"texture {t}: {identity}" for t, identity in sources[:SHOWN_SOURCES])
+    shown_sources = ", ".join(f"texture {t}: {identity}" for t, identity in sources[:SHOWN_SOURCES])
     more = f", and {len(sources) - SHOWN_SOURCES} more" if len(sources) > SHOWN_SOURCES else ""
     subject = "1 texture's source is" if len(sources) == 1 else f"{len(sources)} textures' sources are"
-    return f"{subject} {name} ({shown}{more}), {why}; a texture's source must be PNG or JPEG"
+    return f"{subject} {name} ({shown_sources}{more}), {why}; a texture's source must be PNG or JPEG"
+
+
+# --- images ---------------------------------------------------------------------------------------
+
+
+def read_images(ctx: Context, layout: Layout, resolver: Resolver) -> tuple[list[TextureFacts], list[str], list[str | None]]:
+    """TextureFacts of the embedded images, and every image's identity and declared kind
+    (``image_kind``; the data's own for an embedded one that declares none), by index."""
+    textures: list[TextureFacts] = []
+    identities: list[str] = []
+    kinds: list[str | None] = []
+    n_views = len(layout.views)
+    read_views: dict[tuple[int, str | None], tuple[str, ReadResult]] = {}  # (view, hint) -> (first identity, result)
+    for i, img in enumerate(ctx.doc.images or ()):
+        uri, v, mime = img.uri, img.buffer_view, img.mime_type
+        if v is None and uri is not None and not uri.startswith("data:"):  # an external file
+            identities.append(resolver.resolve(uri, f"image {i}") or f"{ctx.rel}#image/{i}")
+            kinds.append(image_kind(mime, uri))
+            continue
+        where = f"image {i}"
+        identity = f"{ctx.rel}#image/{i}"
+        hint = MIME_SUFFIX.get(mime) if mime is not None else None
+        if v is not None:
+            index(v, f"{where}: 'bufferView'", n_views, "bufferView")
+        elif uri is None:
+            raise Broken("TB073", f"{where} has neither a uri nor a bufferView")
+        result = None
+        if i >= MAX_EMBEDDED_IMAGES:
+            if i == MAX_EMBEDDED_IMAGES:
+                ctx.note("TB078", f"{where} and the images after it were not read: texbudget reads at most {MAX_EMBEDDED_IMAGES} embedded images per file")
+        elif v is not None:
+            earlier = read_views.get((v, hint))
+            if earlier is not None:  # the same bytes, read for an earlier image
+                result = _as(identity, *earlier)
+            else:
+                data = layout.view_bytes(v, where)
+                if data is not None:
+                    result = read_bytes(identity, data, hint)
+                    read_views[(v, hint)] = (identity, result)
+        elif uri is not None:  # a data: URI
+            data = resolver.data(uri, where, limit=MAX_IMAGE_BYTES)
+            hint = MIME_SUFFIX.get(media_type(uri), hint)
+            if data is not None:
+                result = read_bytes(identity, data, hint)
+        identities.append(identity)
+        kind = image_kind(mime, uri)
+        if result is not None:
+            textures.extend(result.textures)
+            ctx.found.extend(result.findings)
+            if kind is None and result.textures:
+                kind = result.textures[0].container
+        kinds.append(kind)
+    return textures, identities, kinds
+
+
+def _as(identity: str, first: str, earlier: ReadResult) -> ReadResult:
+    """The result of an image read for an earlier image of the same bufferView, under this
+    image's identity."""
+    return ReadResult(textures=tuple(evolve(t, path=identity) for t in earlier.textures),
+                      findings=tuple(Finding(path=identity, code=f.code, severity=f.severity, message=f.message, hint=f.hint)
+                                     if f.path == first else f for f in earlier.findings))
+
+
+# --- EXT_lights_image_based -----------------------------------------------------------------------
 
 
 class _Bad(Exception):
-    """A light that breaks the extension's schema: the one finding that says why."""
+    """A light that breaks the extension's rules: the one finding that says why."""
 
 
-def _index(v: Any, where: str, n: int, what: str) -> int:
-    if type(v) is not int or v < 0:
-        raise _Bad(f"{where} is {json.dumps(v)[:40]}, not an index")
+def _index(v: int | None, where: str, n: int, what: str) -> int:
+    if v is None or v < 0:
+        raise _Bad(f"{where} is {shown(v)}, not an index")
     if v >= n:
         raise _Bad(f"{where} points to {what} {v}, but the file has {n}")
     return v
 
 
-def _dict(v: Any, where: str) -> dict:
-    if not isinstance(v, dict):
-        raise _Bad(f"{where} is not a JSON object")
-    return v
-
-
-def _used_lights(doc: Mapping[str, Any], n_lights: int, notes: list[tuple[str, str]]) -> list[int]:
+def _used_lights(ctx: Context, n_lights: int, notes: list[tuple[str, str]]) -> list[int]:
     """The lights the walked scenes use (the default scene, else every scene), in order."""
-    scenes = doc.get("scenes")
-    scenes = scenes if isinstance(scenes, list) else []
-    default = doc.get("scene")
-    walked = [default] if type(default) is int and 0 <= default < len(scenes) else range(len(scenes))
+    scenes = ctx.doc.scenes or []
+    default = ctx.doc.scene
+    walked = [default] if default is not None and 0 <= default < len(scenes) else range(len(scenes))
     used: dict[int, None] = {}
     for s in walked:
-        scene = scenes[s]
-        exts = scene.get("extensions") if isinstance(scene, dict) else None
-        ref = exts.get(EXTENSION) if isinstance(exts, dict) else None
+        exts = scenes[s].extensions
+        ref = exts.lights if exts is not None else None
         if ref is None:
             continue
-        where = f"scene {s} {EXTENSION}"
         try:
-            used[_index(_dict(ref, where).get("light"), f"{where}: 'light'", n_lights, "light")] = None
+            used[_index(ref.light, f"scene {s} {EXTENSION}: 'light'", n_lights, "light")] = None
         except _Bad as exc:
             notes.append(("TB073", str(exc)))
     return list(used)
 
 
-def read_lights(doc: Mapping[str, Any], rel: str, image_ids: Sequence[str],
+def read_lights(ctx: Context, image_ids: Sequence[str],
                 embedded: Mapping[str, TextureFacts]) -> tuple[list[TextureFacts], list[tuple[str, str]], list[tuple[str, str]]]:
     """(cubemap textures, (face image, cubemap) pairs, findings as (code, message)) for the
     EXT_lights_image_based lights the walked scenes use. ``embedded``: the images read in
     place, by identity, whose sizes are checked against the light's."""
-    exts = doc.get("extensions")
-    ext = exts.get(EXTENSION) if isinstance(exts, dict) else None
+    exts = ctx.doc.extensions
+    ext = exts.lights if exts is not None else None
     if ext is None:
         return [], [], []
+    lights = ext.lights
+    if lights is None:
+        return [], [], [("TB073", f"{EXTENSION}: 'lights' is not an array")]
     notes: list[tuple[str, str]] = []
-    try:
-        lights = _dict(ext, f"the document's {EXTENSION}").get("lights")
-        if not isinstance(lights, list):
-            raise _Bad(f"{EXTENSION}: 'lights' is not an array")
-    except _Bad as exc:
-        return [], [], [("TB073", str(exc))]
     cubes: list[TextureFacts] = []
     faces: list[tuple[str, str]] = []
-    for n in _used_lights(doc, len(lights), notes):
+    for n in _used_lights(ctx, len(lights), notes):
         try:
-            cube, listed = _light(n, lights[n], rel, image_ids, embedded, notes)
+            cube, listed = _light(n, lights[n], ctx.rel, image_ids, embedded, notes)
         except _Bad as exc:
             notes.append(("TB073", str(exc)))
             continue
@@ -150,22 +216,21 @@ def read_lights(doc: Mapping[str, Any], rel: str, image_ids: Sequence[str],
     return cubes, faces, notes
 
 
-def _light(n: int, light: Any, rel: str, image_ids: Sequence[str], embedded: Mapping[str, TextureFacts],
+def _light(n: int, light: Light, rel: str, image_ids: Sequence[str], embedded: Mapping[str, TextureFacts],
            notes: list[tuple[str, str]]) -> tuple[TextureFacts, list[str]]:
     where = f"{EXTENSION} light {n}"
-    light = _dict(light, where)
-    size = light.get("specularImageSize")
-    if type(size) is not int or size < 1:
-        raise _Bad(f"{where}: 'specularImageSize' is {json.dumps(size)[:40]}, not a positive integer")
+    size = light.specular_image_size
+    if size is None or size < 1:
+        raise _Bad(f"{where}: 'specularImageSize' is {shown(size)}, not a positive integer")
     if size > MAX_DIMENSION:
         raise _Bad(f"{where}: 'specularImageSize' is {size}, larger than any GPU allows ({MAX_DIMENSION})")
-    levels = light.get("specularImages")
-    if not isinstance(levels, list) or not levels:
+    levels = light.specular_images
+    if not levels:
         raise _Bad(f"{where}: 'specularImages' is not a non-empty array")
     listed: list[str] = []
     mismatch = None
     for level, row in enumerate(levels):
-        if not isinstance(row, list) or len(row) != 6:
+        if len(row) != 6:
             raise _Bad(f"{where}: specularImages[{level}] is not an array of 6 images (one per cube face)")
         side = max(1, size >> level)
         for face, value in enumerate(row):
@@ -188,3 +253,4 @@ def _light(n: int, light: Any, rel: str, image_ids: Sequence[str], embedded: Map
         stored_levels=stored, channels=3, alpha=False, hdr=True,
     )
     return cube, listed
+

@@ -23,13 +23,26 @@ name index (low 18 bits), instance (a variant index, -1 none; bit 30 a placehold
 property count and (name index, variant index) pairs, group count and group name indices.
 
 Every count is checked against the bytes left before it is used, and values nest at most
-``MAX_DEPTH`` deep. ``RSCC`` files (the compressed form) are recognised and refused.
+``MAX_DEPTH`` deep.
+
+``RSCC`` is the compressed form (``core/io/file_access_compressed.cpp``; the editor saves
+binary resources so by default, ``filesystem/on_save/compress_binary_resources``): ``RSCC``,
+u32 compression mode (``Compression::Mode``: 0 FastLZ, 1 Deflate, 2 Zstandard, the default,
+3 gzip, 4 Brotli), u32 block size, u32 uncompressed size, then the compressed size of each of
+(size / block size) + 1 blocks (u32 each), then the blocks, every one compressed on its own
+and inflating to the block size (the last to the rest). Inflated, they are the file after its
+``RSRC`` magic (the saver writes no magic into the compressed stream, and the offsets of the
+internal resources count from the stream's start). The blocks are inflated one by one, each
+to no more than it must hold; Zstandard needs the
+``zstd`` module (Python 3.14's ``compression.zstd``, else ``backports.zstd``). FastLZ (Godot 2)
+and Brotli (which Godot only decompresses, for fonts) are refused.
 """
 
 from __future__ import annotations
 
 import mmap
 import struct
+import zlib
 from typing import Any
 
 from texbudget.readers.godot_variant import MAX_DEPTH, Call, Doc, ExtRes, Node, Packed, Ref, Res
@@ -60,7 +73,82 @@ class BinaryError(ValueError):
 
 
 class UnsupportedError(ValueError):
-    """A binary resource texbudget does not read: compressed, or of a newer format."""
+    """A binary resource texbudget does not read: compressed in a way it cannot inflate, or of
+    a newer format."""
+
+
+#: Compression::Mode of an RSCC file.
+COMPRESSION_MODES = {0: "FastLZ", 1: "Deflate", 2: "Zstandard", 3: "gzip", 4: "Brotli"}
+#: The largest uncompressed RSCC content inflated (as large as a text resource is read).
+MAX_INFLATED_BYTES = 256 * 1024 * 1024
+
+
+def _zstd() -> Any:
+    try:
+        from compression import zstd  # type: ignore[import-not-found]  # Python 3.14+
+    except ImportError:
+        try:
+            from backports import zstd  # type: ignore[import-not-found,no-redef]
+        except ImportError:
+            return None
+    return zstd
+
+
+def _inflate_block(block: bytes | memoryview, mode: int, want: int) -> bytes:
+    """One RSCC block inflated to at most ``want + 1`` bytes (a longer one is an error)."""
+    zstd = _zstd() if mode == 2 else None
+    if mode == 2 and zstd is None:
+        raise UnsupportedError("a compressed binary resource (RSCC, Zstandard): reading it needs the "
+                               "zstd module (`pip install backports.zstd`); its content is not read")
+    errors = (zlib.error,) if zstd is None else (zlib.error, zstd.ZstdError)
+    try:
+        if zstd is not None:
+            inflater = zstd.ZstdDecompressor()
+            out = inflater.decompress(block, max_length=want + 1)
+        else:  # Deflate: a zlib stream (window bits 15); gzip: 15 + 16
+            inflater = zlib.decompressobj(15 if mode == 1 else 31)
+            out = inflater.decompress(block, want + 1)
+    except errors as exc:
+        raise BinaryError(f"a compressed block does not inflate ({COMPRESSION_MODES[mode]}: {exc})") from None
+    if len(out) != want or not inflater.eof:
+        got = f"more than {want:,}" if len(out) > want else f"{len(out):,}"
+        raise BinaryError(f"a compressed block inflates to {got} bytes, not the {want:,} its header gives")
+    return out
+
+
+def inflate(buf: Buffer, size: int, limit: int = MAX_INFLATED_BYTES) -> bytes:
+    """The content an ``RSCC`` file holds: what an uncompressed file holds after its ``RSRC``
+    magic (Godot's loader reads the magic, then the rest through FileAccessCompressed), with
+    offsets counted from its start. Raises BinaryError for a broken one, UnsupportedError for
+    a compression mode texbudget cannot inflate."""
+    if size < 16:
+        raise BinaryError(f"the compressed resource's header needs 16 bytes; the file has {size}")
+    mode, block_size, total = struct.unpack_from("<III", buf, 4)
+    if mode not in (1, 2, 3):
+        name = COMPRESSION_MODES.get(mode, f"unknown mode {mode}")
+        raise UnsupportedError(f"a compressed binary resource (RSCC, {name}): its content is not read")
+    if block_size == 0:
+        raise BinaryError("the compressed resource's block size is 0")
+    if total > limit:
+        raise BinaryError(f"the compressed resource claims {total:,} bytes uncompressed, more than texbudget inflates ({limit:,})")
+    blocks = total // block_size + 1
+    if 16 + 4 * blocks > size:
+        raise BinaryError(f"the compressed resource lists {blocks:,} blocks; the {size:,}-byte file cannot hold their sizes")
+    sizes = struct.unpack_from(f"<{blocks}I", buf, 16)
+    at = 16 + 4 * blocks
+    if at + sum(sizes) > size:
+        raise BinaryError(f"the compressed blocks need {at + sum(sizes):,} bytes; the file has {size:,}")
+    out = bytearray()
+    view = memoryview(buf)
+    try:
+        for i, csize in enumerate(sizes):
+            want = block_size if i < blocks - 1 else total - block_size * (blocks - 1)
+            if want:
+                out += _inflate_block(view[at:at + csize], mode, want)
+            at += csize
+    finally:
+        view.release()
+    return bytes(out)
 
 
 def uid_text(uid: int) -> str:
@@ -233,16 +321,39 @@ class _Reader:
         raise BinaryError(f"unknown object reference kind {kind}")
 
 
+def inflate_first_block(head: bytes) -> bytes:
+    """The first block of an ``RSCC`` file, inflated, from the file's first bytes (it holds the
+    header: the uid); ``b""`` when they do not hold the whole block or it does not inflate."""
+    if len(head) < 20 or head[:4] != b"RSCC":
+        return b""
+    mode, block_size, total = struct.unpack_from("<III", head, 4)
+    if block_size == 0 or mode not in (1, 2, 3):
+        return b""
+    blocks = total // block_size + 1
+    at = 16 + 4 * blocks
+    if at > len(head):
+        return b""
+    csize = struct.unpack_from("<I", head, 16)[0]
+    if at + csize > len(head):
+        return b""
+    try:
+        return _inflate_block(head[at:at + csize], mode, min(block_size, total))
+    except (BinaryError, UnsupportedError):
+        return b""
+
+
 def read_doc(buf: Buffer, size: int) -> Doc:
     """The document of a binary resource held in ``buf`` (``size`` bytes). Raises
     BinaryError for a broken file, UnsupportedError for one texbudget does not read."""
-    r = _Reader(buf, size)
     magic = bytes(buf[:4])
-    if magic == b"RSCC":
-        raise UnsupportedError("a compressed binary resource (RSCC): its content is not read")
-    if magic != b"RSRC":
+    start = 4
+    if magic == b"RSCC":  # the stream after the magic is the file after "RSRC": offsets count from its start
+        buf = inflate(buf, size)
+        size, start = len(buf), 0
+    elif magic != b"RSRC":
         raise BinaryError(f"not a Godot binary resource: it starts with {magic!r}, not RSRC")
-    r.pos = 4
+    r = _Reader(buf, size)
+    r.pos = start
     big_endian = r.u32("the header")
     r.e = ">" if big_endian else "<"
     r.u32("the header")  # use_real64: the writer's own precision; the flag below says what was written

@@ -34,13 +34,12 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from texbudget import findings
-from texbudget.model import Finding, ReadResult
+from texbudget.model import Finding, ReadResult, TextureFacts
 from texbudget.readers import Source, sniff
 from texbudget.readers._common import (
     check_dims,
     fail,
     icc_says_linear,
-    new_texture,
     read_at,
     texture_result,
 )
@@ -277,21 +276,11 @@ def _read_with_pillow(src: Source, container: str, head: bytes, size: int) -> Re
 
 def _facts(src: Source, container: str, width: int, height: int, shape: _Shape, info: dict[str, Any], size: int,
            notes: tuple[Finding, ...] = ()) -> ReadResult:
-    facts = new_texture(  # positional (TextureFacts' field order): a keyword call costs a µs more
-        src.rel,  # path
-        container,
-        width,
-        height,
-        1, 1, 1, 1, None,  # depth, layers, faces, stored_levels, stored_format
-        shape.channels,
-        shape.alpha,
-        shape.bit_depth,
-        shape.hdr,
-        _color_space(container, info, shape),  # color_space
-        size,  # disk_bytes
-        None, None, (), False,  # supercompression, transcodable, level_bytes, mips_generate
-        shape.grey,
-        shape.palette,
+    facts = TextureFacts(
+        path=src.rel, container=container, width=width, height=height, channels=shape.channels,
+        alpha=shape.alpha, bit_depth=shape.bit_depth, hdr=shape.hdr,
+        color_space=_color_space(container, info, shape), disk_bytes=size, grey=shape.grey,
+        palette=shape.palette,
     )
     return texture_result(facts, notes)
 
@@ -621,7 +610,7 @@ def _read_psd(src: Source, head: bytes, size: int) -> ReadResult:
         return fail(src.rel, "TB043", f"PSD pixel data truncated: {cut}")
     channels, grey, palette = _PSD_MODES[mode]
     alpha = stored > _PSD_STORED[mode]
-    facts = new_texture(
+    facts = TextureFacts(
         path=src.rel, container="psd", width=width, height=height,
         channels=channels + (1 if alpha else 0), alpha=alpha, bit_depth=max(8, depth),
         hdr=depth == 32, color_space="linear" if depth == 32 else None, disk_bytes=size,

@@ -40,7 +40,7 @@ import struct
 from typing import BinaryIO
 
 from texbudget import findings, formats
-from texbudget.model import Finding, PixelFormat, ReadResult
+from texbudget.model import Finding, PixelFormat, ReadResult, TextureFacts
 from texbudget.readers import Source
 from texbudget.readers import dfd as khr_dfd
 from texbudget.readers._common import (
@@ -49,7 +49,6 @@ from texbudget.readers._common import (
     check_dims,
     color_space_of,
     fail,
-    new_texture,
     read_at,
     texture_result,
 )
@@ -201,7 +200,7 @@ def read_ktx1(src: Source) -> ReadResult:
         shown = "; ".join(f"level {i}: imageSize {got}, expected {want}" for i, got, want in walked[:3])
         notes.append(findings.make(src.rel, "TB053", f"KTX imageSize disagrees with {fmt.name} {w}x{h}: {shown}" + (" …" if len(walked) > 3 else "")))
 
-    facts = new_texture(
+    facts = TextureFacts(
         path=src.rel, container="ktx", width=w, height=h, depth=d, layers=layers, faces=faces,
         stored_levels=levels, stored_format=fmt.name, channels=fmt.channels, alpha=fmt.alpha,
         bit_depth=bit_depth_of(fmt), hdr=fmt.hdr, color_space=color_space_of(fmt),
@@ -368,26 +367,12 @@ def read_ktx2(src: Source) -> ReadResult:
     else:
         bit_depth = bit_depth_of(fmt) if fmt is not None else (16 if hdr else 8)
 
-    facts = new_texture(  # positional (TextureFacts' field order): a keyword call costs a µs more
-        src.rel,  # path
-        "ktx2",  # container
-        w,  # width
-        h,  # height
-        d,  # depth
-        layers,
-        faces,
-        levels,  # stored_levels
-        fmt.name if fmt is not None else None,  # stored_format
-        channels,
-        alpha,
-        bit_depth,
-        hdr,
-        color_space,
-        size,  # disk_bytes
-        supercompression,
-        transcodable,
-        computed,  # level_bytes
-        generate,  # mips_generate
+    facts = TextureFacts(
+        path=src.rel, container="ktx2", width=w, height=h, depth=d, layers=layers, faces=faces,
+        stored_levels=levels, stored_format=fmt.name if fmt is not None else None, channels=channels,
+        alpha=alpha, bit_depth=bit_depth, hdr=hdr, color_space=color_space, disk_bytes=size,
+        supercompression=supercompression, transcodable=transcodable, level_bytes=computed,
+        mips_generate=generate,
     )
     return texture_result(facts, notes)
 

@@ -41,14 +41,13 @@ from __future__ import annotations
 import struct
 
 from texbudget import findings
-from texbudget.model import Finding, ReadResult
+from texbudget.model import Finding, ReadResult, TextureFacts
 from texbudget.readers import Source
 from texbudget.readers._common import (
     ICC_LOOK_BYTES,
     check_dims,
     fail,
     icc_says_linear,
-    new_texture,
     texture_result,
 )
 
@@ -117,7 +116,7 @@ def _read(src: Source, head: bytes, size: int) -> ReadResult:
     else:
         width, height, alpha = _bitstream(kind, head[_FIRST_PAYLOAD : _FIRST_PAYLOAD + need], chunk_size)
         _check_size(src.rel, _NAMES[kind].split()[0], width, height)
-    facts = new_texture(
+    facts = TextureFacts(
         path=src.rel, container="webp", width=width, height=height, channels=4 if alpha else 3,
         alpha=alpha, bit_depth=8, color_space="linear" if icc and icc_says_linear(icc) else "srgb",
         disk_bytes=size,

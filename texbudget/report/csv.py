@@ -15,6 +15,12 @@ Empty cells mean "does not apply" (a mesh has no pixel format, a texture no tria
   ``blas_bytes``: its resident BLAS for the first RT profile of the scan (an estimate),
   empty when RT is off.
 
+With levels (``Report.levels``, docs/levels.md), the columns ``level``, ``scenario``,
+``card``, ``total_bytes``, ``usable_bytes``, ``free_bytes`` and ``verdict`` are appended, and
+each level has a row of kind ``level`` per scenario and card: ``path`` its scene,
+``allocated_bytes`` and ``buffer_bytes`` its textures' and meshes' bytes. A report without
+levels has exactly the columns above.
+
 A text cell that begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return (a file
 named ``=HYPERLINK(…).png`` in a repository) is written after an apostrophe, as OWASP's
 rule for CSV injection says: a spreadsheet then shows it as text instead of running it as
@@ -51,7 +57,7 @@ def _share(n: int, total: int) -> str:
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _text(value: str) -> str:
+def safe_text(value: str) -> str:
     """A text cell as a spreadsheet will show it, never run it."""
     return "'" + value if value.startswith(_FORMULA_START) else value
 
@@ -59,10 +65,10 @@ def _text(value: str) -> str:
 def texture_row(row: TextureRow, total: int) -> dict[str, object]:
     f, p, c = row.facts, row.plan, row.cost
     return {
-        "kind": "texture", "path": _text(f.path), "width": f.width, "height": f.height, "depth": f.depth,
+        "kind": "texture", "path": safe_text(f.path), "width": f.width, "height": f.height, "depth": f.depth,
         "layers": f.layers, "faces": f.faces, "levels": len(c.mips),
         "stored_format": f.stored_format or f.transcodable or "", "gpu_format": p.gpu_format,
-        "role": p.role, "decided_by": _text(p.decided_by), "gpu_bytes": c.gpu_bytes,
+        "role": p.role, "decided_by": safe_text(p.decided_by), "gpu_bytes": c.gpu_bytes,
         "allocated_bytes": c.allocated_bytes, "disk_bytes": f.disk_bytes,
         "share_pct": _share(c.allocated_bytes, total),
     }
@@ -71,8 +77,8 @@ def texture_row(row: TextureRow, total: int) -> dict[str, object]:
 def mesh_row(row: MeshRow, total: int) -> dict[str, object]:
     m, c = row.facts, row.cost
     return {
-        "kind": "mesh", "path": _text(m.path), "share_pct": _share(c.buffer_bytes, total),
-        "decided_by": _text(c.basis), "triangles": m.triangles, "instances": c.instances,
+        "kind": "mesh", "path": safe_text(m.path), "share_pct": _share(c.buffer_bytes, total),
+        "decided_by": safe_text(c.basis), "triangles": m.triangles, "instances": c.instances,
         "buffer_bytes": c.buffer_bytes, "blas_bytes": "" if row.blas is None else row.blas.resident_bytes,
     }
 
@@ -84,9 +90,27 @@ def rows(report: Report) -> list[dict[str, object]]:
     return out
 
 
+def level_rows(report: Report) -> list[dict[str, object]]:
+    """One row per level, scenario and card (kind ``level``, ``path`` the scene), the level's
+    totals in ``allocated_bytes`` (textures) and ``buffer_bytes`` (meshes)."""
+    from texbudget.report.text import scenario_label
+
+    return [{
+        "kind": "level", "path": safe_text(lv.scene), "allocated_bytes": lv.texture_bytes,
+        "buffer_bytes": lv.mesh_bytes, "level": safe_text(lv.name), "scenario": scenario_label(s),
+        "card": c.name, "total_bytes": s.total_bytes, "usable_bytes": c.usable_bytes,
+        "free_bytes": c.free_bytes, "verdict": c.verdict,
+    } for lv in report.levels for s in lv.report.scenarios for c in s.cards]
+
+
 def render(report: Report) -> str:
+    columns, out = COLUMNS, rows(report)
+    if report.levels:  # rows of kind "level" in appended columns (texbudget/report/levels.py)
+        from texbudget.report.levels import LEVEL_COLUMNS
+
+        columns, out = columns + LEVEL_COLUMNS, out + level_rows(report)
     buf = io.StringIO(newline="")
-    writer = csv.DictWriter(buf, fieldnames=COLUMNS, restval="", lineterminator="\r\n")
+    writer = csv.DictWriter(buf, fieldnames=columns, restval="", lineterminator="\r\n")
     writer.writeheader()
-    writer.writerows(rows(report))
+    writer.writerows(out)
     return buf.getvalue()

@@ -8,6 +8,9 @@ as Markdown for a pull-request comment, and the growth figure behind
 - **Assets** are matched by kind and path. An asset's bytes are what the budget counts:
   a texture's ``allocated_bytes``, a mesh's ``buffer_bytes``. Grown and new assets come
   first, largest change first; shrunk and removed ones are collapsed in a ``<details>``.
+- **Levels** (``levels``, docs/levels.md) are matched by name; each compares its own
+  scenarios as the reports' are, shown by its headline scenario, with every verdict that
+  changed. A level verdict that got worse is named in the summary line too.
 - **The headline scenario** is the scenario of HEAD with the largest total that BASE also
   has (the worst case the team ships); ``growth`` and the summary line use it. With no
   scenario in common, both use the sum of the asset bytes.
@@ -93,6 +96,23 @@ class AssetChange:
 
 
 @dataclass(frozen=True, slots=True)
+class LevelChange:
+    """One level of either report (``levels``, matched by name): its scenarios compared as the
+    reports' are, and the headline scenario's totals."""
+
+    name: str
+    scene: str
+    scenarios: tuple[ScenarioChange, ...]
+    headline: ScenarioChange | None
+    in_base: bool = True
+    in_head: bool = True
+
+    @property
+    def worse(self) -> tuple[tuple[ScenarioChange, VerdictChange], ...]:
+        return tuple((s, v) for s in self.scenarios for v in s.verdicts if v.worse)
+
+
+@dataclass(frozen=True, slots=True)
 class Diff:
     scenarios: tuple[ScenarioChange, ...]
     grown: tuple[AssetChange, ...]  # grew or new, largest change first
@@ -102,6 +122,7 @@ class Diff:
     base_assets_bytes: int
     head_assets_bytes: int
     findings: tuple[tuple[str, int, int], ...] = ()  # (code, base count, head count) where they differ
+    levels: tuple[LevelChange, ...] = ()  # every level of either report (docs/levels.md)
 
     @property
     def worse(self) -> tuple[tuple[ScenarioChange, VerdictChange], ...]:
@@ -214,19 +235,7 @@ def diff(base: Mapping[str, Any], head: Mapping[str, Any], *, base_name: str = "
     """Compare two schema-1 report dicts (``base`` before, ``head`` after)."""
     check_schema(base, base_name)
     check_schema(head, head_name)
-    bs, hs = _keyed_scenarios(base), _keyed_scenarios(head)
-    scenarios = []
-    for key in [*hs, *(k for k in bs if k not in hs)]:
-        b, h = bs.get(key), hs.get(key)
-        shown = h if h is not None else b
-        scenarios.append(ScenarioChange(
-            label=scenario_label(shown), key=key,  # type: ignore[arg-type]
-            base_bytes=None if b is None else int(b.get("total_bytes", 0)),
-            head_bytes=None if h is None else int(h.get("total_bytes", 0)),
-            verdicts=_verdicts(b, h),
-        ))
-    common = [s for s in scenarios if s.base_bytes is not None and s.head_bytes is not None]
-    headline = max(common, key=lambda s: s.head_bytes or 0) if common else None  # first of equals
+    scenarios, headline = _scenario_changes(base, head)
 
     ba, ha = _assets(base), _assets(head)
     changes = []
@@ -251,7 +260,46 @@ def diff(base: Mapping[str, Any], head: Mapping[str, Any], *, base_name: str = "
         base_assets_bytes=sum(c.base_bytes or 0 for c in changes),
         head_assets_bytes=sum(c.head_bytes or 0 for c in changes),
         findings=found,
+        levels=_level_changes(base, head),
     )
+
+
+def _scenario_changes(base: Mapping[str, Any], head: Mapping[str, Any]) -> tuple[tuple[ScenarioChange, ...], ScenarioChange | None]:
+    """The scenarios of two reports (or two levels) compared, and the headline among them."""
+    bs, hs = _keyed_scenarios(base), _keyed_scenarios(head)
+    scenarios = []
+    for key in [*hs, *(k for k in bs if k not in hs)]:
+        b, h = bs.get(key), hs.get(key)
+        shown = h if h is not None else b
+        scenarios.append(ScenarioChange(
+            label=scenario_label(shown), key=key,  # type: ignore[arg-type]
+            base_bytes=None if b is None else int(b.get("total_bytes", 0)),
+            head_bytes=None if h is None else int(h.get("total_bytes", 0)),
+            verdicts=_verdicts(b, h),
+        ))
+    common = [s for s in scenarios if s.base_bytes is not None and s.head_bytes is not None]
+    headline = max(common, key=lambda s: s.head_bytes or 0) if common else None  # first of equals
+    return tuple(scenarios), headline
+
+
+def _levels_of(report: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    levels = report.get("levels")
+    if not isinstance(levels, list):
+        return {}
+    return {str(lv.get("name")): lv for lv in levels if isinstance(lv, Mapping) and isinstance(lv.get("scenarios", []), list)}
+
+
+def _level_changes(base: Mapping[str, Any], head: Mapping[str, Any]) -> tuple[LevelChange, ...]:
+    """Every level of either report, matched by name, HEAD's order first."""
+    bl, hl = _levels_of(base), _levels_of(head)
+    out = []
+    for name in [*hl, *(n for n in bl if n not in hl)]:
+        b, h = bl.get(name), hl.get(name)
+        scenarios, headline = _scenario_changes(b or {}, h or {})
+        shown = h if h is not None else b
+        out.append(LevelChange(name=name, scene=str((shown or {}).get("scene", "")), scenarios=scenarios, headline=headline,
+                               in_base=b is not None, in_head=h is not None))
+    return tuple(out)
 
 
 def _ratio(before: int, after: int) -> float:
@@ -319,6 +367,11 @@ def summary(d: Diff) -> str:
         parts.append(f"{len(better)} verdict{'s' if len(better) != 1 else ''} got better")
     if not worse and not better:
         parts.append("no verdict changed")
+    level_worse = [(lv, sc, v) for lv in d.levels for sc, v in lv.worse]
+    if level_worse:
+        named = ", ".join(f"{lv.name} {sc.label} on {v.card} {v.base} → {v.head}" for lv, sc, v in level_worse[:SUMMARY_VERDICTS])
+        more = f" and {len(level_worse) - SUMMARY_VERDICTS} more" if len(level_worse) > SUMMARY_VERDICTS else ""
+        parts.append(f"{len(level_worse)} level verdict{'s' if len(level_worse) != 1 else ''} got worse: {named}{more}")
     return "; ".join(parts)
 
 
@@ -332,6 +385,34 @@ def _asset_rows(changes: Sequence[AssetChange]) -> list[str]:
         tag = f" ({c.status})" if c.status in ("new", "removed") else ""
         out.append(f"| {code(c.path)}{tag} | {_size(c.base_bytes)} | {_size(c.head_bytes)} | "
                    f"{change(c.base_bytes, c.head_bytes)} | {cell(what)} |")
+    return out
+
+
+def _verdict_text(scenarios: Sequence[tuple[ScenarioChange, VerdictChange]]) -> str:
+    return "; ".join(f"{s.label}: {v.text}{' ' + _SYMBOL[v.head] if v.head in _SYMBOL else ''}" for s, v in scenarios)
+
+
+def _level_rows(levels: Sequence[LevelChange]) -> list[str]:
+    """A row per level: its headline scenario's total before and after, and every verdict
+    that changed (scenario, card)."""
+    out = ["| level | scenario | before | after | change | verdicts |", "|---|---|--:|--:|--:|---|"]
+    for lv in levels:
+        if not lv.in_base or not lv.in_head:
+            shown = lv.headline or next(iter(lv.scenarios), None)
+            total = None
+            if shown is not None:
+                total = shown.head_bytes if lv.in_head else shown.base_bytes
+            before, after = (None, total) if not lv.in_base else (total, None)
+            label = shown.label if shown is not None else "–"
+            verdicts = "new level" if not lv.in_base else "level removed"
+        else:
+            h = lv.headline
+            before, after = (h.base_bytes, h.head_bytes) if h is not None else (None, None)
+            label = h.label if h is not None else "–"
+            changed = [(s, v) for s in lv.scenarios for v in s.verdicts]
+            verdicts = _verdict_text(changed) if changed else "unchanged"
+        out.append(f"| {cell(lv.name)} ({code(lv.scene)}) | {cell(label)} | {_size(before)} | {_size(after)} | "
+                   f"{change(before, after)} | {cell(verdicts)} |")
     return out
 
 
@@ -354,6 +435,8 @@ def render_markdown(d: Diff, *, top: int = 25) -> str:
                        f"{change(s.base_bytes, s.head_bytes)} | {cell(verdicts)} |")
     else:
         out.append("_No scenarios in either report._")
+    if d.levels:
+        out += ["", "### Levels", "", *_level_rows(d.levels)]
     out += ["", "### Assets that grew or appeared", ""]
     if d.grown:
         out += _asset_rows(d.grown[:top])

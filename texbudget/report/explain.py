@@ -18,15 +18,17 @@ import difflib
 import json
 import posixpath
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, fields
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
+
+from msgspec.structs import fields
 
 from texbudget import __version__, formats
 from texbudget.alternatives import Alternative, alternatives
 from texbudget.engine import EngineImport
 from texbudget.errors import UsageError
-from texbudget.model import Finding, MipLevel, PixelFormat, TextureFacts, file_of, is_part
+from texbudget.model import Finding, MipLevel, PixelFormat, Record, TextureFacts, file_of, is_part
 from texbudget.pipeline import MeshRow, Report, TextureRow
 from texbudget.readers.sidecars import read_engine_import
 from texbudget.report.text import printable
@@ -378,6 +380,10 @@ def explain_mesh(row: MeshRow, report: Report) -> str:
 
 
 def _jsonable(value: Any) -> Any:
+    """``value`` as JSON's types: a record as an object of its fields in order (the records
+    inside it too), a tuple as a list, an enum as its value."""
+    if isinstance(value, Record):
+        return {f.name: _jsonable(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, dict):
         return {k: _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -397,8 +403,8 @@ def explain_json(row: Row, report: Report, engine: EngineImport | None = None) -
         return {
             "kind": "texture",
             "path": row.facts.path,
-            "facts": _jsonable(asdict(row.facts)),
-            "plan": _jsonable(asdict(p)),
+            "facts": _jsonable(row.facts),
+            "plan": _jsonable(p),
             "engine": None if engine is None else {
                 "engine": engine.engine, "source": engine.source, "importer": engine.importer,
                 "settings": dict(engine.settings),
@@ -418,7 +424,7 @@ def explain_json(row: Row, report: Report, engine: EngineImport | None = None) -
     return {
         "kind": "mesh",
         "path": m.path,
-        "facts": _jsonable(asdict(m)),
+        "facts": _jsonable(m),
         "buffers": {
             "vertex_bytes": m.vertex_bytes, "index_bytes": m.index_bytes, "morph_bytes": m.morph_bytes,
             "stored_bytes": m.vertex_bytes + m.index_bytes + m.morph_bytes,

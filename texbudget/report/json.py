@@ -117,7 +117,29 @@ def scenario_entry(s: ScenarioResult) -> dict[str, Any]:
 
 
 def report_dict(report: Report) -> dict[str, Any]:
-    return _report_dict(report, [texture_entry(t) for t in report.textures])
+    return _with_levels(_report_dict(report, [texture_entry(t) for t in report.textures]), report)
+
+
+def _with_levels(data: dict[str, Any], report: Report) -> dict[str, Any]:
+    """The additive ``levels`` list (docs/levels.md), when the report has levels."""
+    if report.levels:
+        data["levels"] = levels_entries(report)
+    return data
+
+
+def levels_entries(report: Report) -> list[dict[str, Any]]:
+    """One entry a level: its name, scene, source, counts and bytes, and its own scenarios."""
+    return [{
+        "name": lv.name,
+        "scene": lv.scene,
+        "source": lv.source,
+        "textures": len(lv.report.textures),
+        "meshes": len(lv.report.meshes),
+        "texture_bytes": lv.texture_bytes,
+        "mesh_bytes": lv.mesh_bytes,
+        "instances": sum(m.cost.instances for m in lv.report.meshes),
+        "scenarios": [scenario_entry(s) for s in lv.report.scenarios],
+    } for lv in report.levels]
 
 
 def _report_dict(report: Report, textures: list) -> dict[str, Any]:
@@ -240,7 +262,7 @@ def render(report: Report) -> str:
         if chain is None:
             chain = chains[id(mips)] = f', "mips": {_compact(mips_json(mips))}, "gpu_bytes": '
         lines.append(_Encoded(_compact(texture_entry(row, _MIPS_STAND_IN, find)).replace(_MIPS_SLOT, chain, 1)))
-    return dumps(_report_dict(report, lines))
+    return dumps(_with_levels(_report_dict(report, lines), report))
 
 
 #: The stand-in and where it lands in an encoded entry: a ``, "`` never occurs inside a JSON

@@ -125,6 +125,27 @@ def _count(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else many or one + 's'}"
 
 
+def levels_section(report: Report) -> list[str]:
+    """The levels' table and each judged level's matrix (texbudget/report/levels.py); the
+    level's name for a report of one level; nothing for a report without levels."""
+    levels = report.levels
+    if not levels:
+        return []
+    if levels[0].source == "path":
+        return ["", f"Level {cell(levels[0].name)}: {code(levels[0].scene)} and what it loads."]
+    from texbudget.report.levels import HEAD, rows, title
+
+    body, rest = rows(levels)
+    out = ["", "### Levels", "", title(levels, markdown=True) + ".", "",
+           *table(list(HEAD), [[cell(r[0]), code(r[1]), *r[2:]] for r in body], "llrrrrrl")]
+    if rest:
+        out += ["", cell(rest)]
+    if levels[0].source != "auto":
+        for lv in levels:
+            out += ["", f"#### Level {cell(lv.name)} ({code(lv.scene)})", "", *verdict_matrix(lv.report.scenarios)]
+    return out
+
+
 def render(report: Report, top: int = TOP) -> str:
     s = report.settings
     worst = next((v for v in ("over", "tight") if any(c.verdict == v for x in report.scenarios for c in x.cards)), "fits")
@@ -139,6 +160,7 @@ def render(report: Report, top: int = TOP) -> str:
         "### Verdict",
         "",
         *verdict_matrix(report.scenarios),
+        *levels_section(report),
         "",
         "### By category",
         "",

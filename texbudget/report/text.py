@@ -169,6 +169,29 @@ def findings_summary(report: Report) -> list[str]:
             for code, severity, n, ex in findings_by_code(report.findings)]
 
 
+def levels_lines(report: Report, colour: bool = False) -> list[str]:
+    """The levels' table under the verdict matrix, then each judged level's matrix
+    (texbudget/report/levels.py); nothing for a report without levels, or of one level."""
+    levels = report.levels
+    if not levels or levels[0].source == "path":  # the report is the level's: its head says so
+        return []
+    from texbudget.report.levels import HEAD, rows, title
+
+    table, rest = rows(levels)
+    widths = [max(len(h), *(len(r[i]) for r in table)) for i, h in enumerate(HEAD)]
+
+    def line(values: Sequence[str]) -> str:
+        return "  ".join(v.ljust(w) if i < 2 else v.rjust(w) for i, (v, w) in enumerate(zip(values, widths, strict=True))).rstrip()
+
+    out = ["", printable(title(levels) + ":"), line(HEAD), *(printable(line(r)) for r in table)]
+    if rest:
+        out.append(rest)
+    if levels[0].source != "auto":
+        for lv in levels:
+            out += ["", printable(f"Level {lv.name} ({lv.scene}), verdict:"), *verdict_matrix(lv.report.scenarios, colour)]
+    return out
+
+
 def render(report: Report, colour: bool = False, top: int = 10) -> str:
     """The report as text; every line is ``printable`` but the verdict matrix's, whose colour
     codes are its own (it holds card names and scenario labels, no file's text)."""
@@ -191,4 +214,7 @@ def render(report: Report, colour: bool = False, top: int = 10) -> str:
     if fixes:
         rest += ["", "What would make it fit:", *fixes]
     rest += ["", "Findings:", *findings_summary(report)]
-    return "\n".join([*map(printable, head), *verdict_matrix(report.scenarios, colour), *map(printable, rest)])
+    levels = levels_lines(report, colour)
+    if report.levels and report.levels[0].source == "path":
+        head.insert(1, f"level {report.levels[0].name}: {report.levels[0].scene} and what it loads")
+    return "\n".join([*map(printable, head), *verdict_matrix(report.scenarios, colour), *levels, *map(printable, rest)])

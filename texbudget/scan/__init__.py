@@ -34,8 +34,8 @@ How a file is read, cheaply:
   and ``jobs`` > 1; below that a pool's start-up costs more than it saves (measured on a
   2-core machine, see ``benchmarks/README.md``). The main process reads too; workers are
   forked (spawned by multiprocessing in a process with threads, the TUI) and send each chunk
-  back pickled as the cache stores values (with each file's cache blob when the cache is on,
-  which is stored as is).
+  back as one msgpack message holding each file's value as the cache stores it (its blob,
+  which the cache stores as is when it is on).
 - A glTF's image URIs that name files discovery listed are not walked again
   (``readers.KNOWN_FILES``).
 """

@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import functools
 import os
-import pickle
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from texbudget import cache as cache_mod
 from texbudget.model import ReadResult
 from texbudget.scan import pool
 from texbudget.scan.reading import (
+    _MESSAGES,
     Reader,
     _dependencies,
     _Deps,
@@ -174,16 +173,15 @@ class _Job:
         (``scan.pool``: how the chunks are shared and sent). Every process takes the next
         chunk from a shared source, so no core waits while another has work and the last wait
         is for one chunk at most; this process reads the scenes' chunks first and takes the
-        workers' messages in between its own chunks. A chunk that a worker took but never
-        sent (it died), or that no process took, is read here at the end."""
+        workers' messages in between its own chunks (``_MESSAGES``: each file's value as the
+        cache stores it, loaded as the cache loads its values). A chunk that a worker took but
+        never sent (it died), or that no process took, is read here at the end."""
         from texbudget import readers
 
         default = self.reader is _read_one
-        # A worker sends each chunk as one message; for our own reader it is loaded as the
-        # cache loads its values (texbudget's types only, sharing equal values across files);
-        # a custom reader's results (never stored) may hold any type.
+        # Each file's value is loaded as the cache loads its values, sharing equal values
+        # across files (a custom reader's too: its engine is an EngineImport, a Finding or None).
         decoder = cache_mod.Decoder(rels)
-        load: Callable[[bytes], Any] = decoder.loads if default else pickle.loads
         keep = self.cache is not None  # the values come as blobs, for the cache to store as is
         if default:  # imported once here, before the fork, rather than in every worker
             readers.preload({rel[rel.rfind("."):] for rel in rels})  # (what is no suffix loads nothing)
@@ -198,13 +196,14 @@ class _Job:
             self.step(len(chunks[k]))
 
         def take(message: bytes) -> None:
-            number, batch = load(message)
-            if number is None:  # the worker's last message: its exception
-                raise pool.WorkerFailed(batch)
-            for rel, value, deps in batch:
-                out[rel] = (decoder.loads(value), value, deps) if keep else (value, None, deps)
+            loaded = _MESSAGES.loads(message)
+            if isinstance(loaded, str):  # the worker's last message: its exception
+                raise pool.WorkerFailed(loaded)
+            number, blobs, deps = loaded
+            for rel, blob, names in zip(chunks[number], blobs, deps, strict=True):
+                out[rel] = (decoder.loads(blob), blob if keep else None, names)
             done[number] = True
-            self.step(len(batch))
+            self.step(len(blobs))
 
         # The scenes lead (``_by_type``) and their chunks are this process's own: their
         # results are the costliest to send (the 10k benchmark scan: 0.51 -> 0.46 s, median

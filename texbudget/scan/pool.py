@@ -8,9 +8,8 @@ that chunk. There are two ticket pipes: the scenes' chunks, which this process r
 (a glTF's meshes and scene graph cost the most to send), and the rest, which the workers read
 first; a process whose pipe is empty takes from the other, so no core waits while another has
 work. A worker sends each chunk back through its own result pipe as one message (its length
-in 8 bytes, then the chunk pickled as the cache stores values: one pickle per chunk costs half
-of one per file on both sides), and this process takes the messages in between its own
-chunks. Workers are forked, inheriting the imports and the task; in a process with other
+in 8 bytes, then ``reading._MESSAGES``: one msgpack message holding each file's value as the
+cache stores it), and this process takes the messages in between its own chunks. Workers are forked, inheriting the imports and the task; in a process with other
 threads (the TUI), where a fork could copy a lock another thread holds, multiprocessing spawns
 them and hands them the same pipes. A worker's unexpected exception (a texbudget bug) is its
 last message, raised here as ``WorkerFailed``; a worker that dies (a signal, the out-of-memory
@@ -24,9 +23,7 @@ process pool").
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
-import pickle
 import select
 import signal
 import threading
@@ -35,8 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from texbudget import cache as cache_mod
-from texbudget.scan.reading import Reader, _read_chunk
+from texbudget.scan.reading import _MESSAGES, Reader, _read_chunk
 
 #: Most chunks of one pooled read (bigger chunks past that): each ticket pipe is written in
 #: one write, which a pipe of a single page (4 KiB) always takes.
@@ -51,8 +47,8 @@ PIPE_BYTES = 1 << 20
 @dataclass(frozen=True)
 class Task:
     """What the workers read: the files of each chunk, those with an engine sidecar, the
-    reader (None: texbudget's own, its results pickled as the cache pickles them) and whether
-    each result goes as its cache blob (stored as is)."""
+    reader (None: texbudget's own) and whether each result's blob is kept for the cache
+    (stored as is) and its glTF dependencies looked for."""
 
     root: Path
     chunks: list[list[str]]
@@ -207,19 +203,20 @@ def _spawned(task: Task, own: Any, theirs: Any, results: Any) -> None:
 
 def _work(task: Task, own: int, theirs: int, results: int) -> int:
     """A worker: take tickets (the workers' first) and send each chunk back as it is read;
-    an unexpected exception goes as the last message. The exit code."""
-    dump = cache_mod.dumps if task.reader is None else functools.partial(pickle.dumps, protocol=pickle.HIGHEST_PROTOCOL)
+    an unexpected exception goes as the last message, its traceback. The exit code."""
     try:
         while (k := _first(theirs, own)) is not None:
-            batch = _read_chunk(task.root, [(rel, rel in task.sidecar) for rel in task.chunks[k]], task.reader, task.for_cache)
-            _send(results, dump((k, batch)))
+            blobs, deps = _read_chunk(task.root, [(rel, rel in task.sidecar) for rel in task.chunks[k]], task.reader, task.for_cache)
+            _send(results, _MESSAGES.dumps((k, blobs, deps)))
     except (BrokenPipeError, KeyboardInterrupt):  # no one reads the results, or Ctrl-C
         return 0
     except Exception:  # a bug: raised in the main process (WorkerFailed)
         import traceback
 
-        with contextlib.suppress(OSError):
-            _send(results, dump((None, traceback.format_exc())))
+        # (a string no msgpack form holds, a lone surrogate, leaves the chunk to be read again
+        # in the main process, as when a worker dies)
+        with contextlib.suppress(OSError, UnicodeEncodeError):
+            _send(results, _MESSAGES.dumps(traceback.format_exc()))
         return 1
     return 0
 

@@ -18,6 +18,8 @@ from texbudget.model import ReadResult, is_part
 from texbudget.readers import Source, read_source
 from texbudget.readers.sidecars import read_engine_import
 
+#: (rel, result, engine) of a file; the engine is an ``EngineImport``, a ``Finding`` or None (a pool
+#: worker sends it as the cache stores values).
 Reader = Callable[[tuple[Path, str]], tuple[str, ReadResult, object]]
 
 #: Files up to this size are read whole, once, for the readers' looks (the raw-read baseline
@@ -113,12 +115,13 @@ def _read_one(args: tuple[Path, str]) -> tuple[str, ReadResult, object]:
     return rel, result, engine
 
 
-def _read_chunk(root: Path, items: list[tuple[str, bool]], reader: Reader | None, for_cache: bool) -> list[tuple[str, object, _Deps]]:
-    """A pool worker's chunk: (rel, (ReadResult, engine), glTF dependencies) for each file,
-    the value as its cache blob when ``for_cache`` (the cache stores the blob as is), the
-    dependencies False where they were not looked for. An exception (a bug: the readers turn
-    a bad file into findings) names the file."""
-    out: list[tuple[str, object, _Deps]] = []
+def _read_chunk(root: Path, items: list[tuple[str, bool]], reader: Reader | None, for_cache: bool) -> tuple[list[bytes], list[_Deps]]:
+    """A pool worker's chunk: each file's (ReadResult, engine) as its cache blob (the cache
+    stores it as is), and when ``for_cache`` its glTF dependencies (False where they were not
+    looked for), in the chunk's order. An exception (a bug: the readers turn a bad file into
+    findings) names the file."""
+    blobs: list[bytes] = []
+    deps: list[_Deps] = []
     for rel, sidecar in items:
         try:
             if reader is None:
@@ -126,15 +129,18 @@ def _read_chunk(root: Path, items: list[tuple[str, bool]], reader: Reader | None
             else:
                 _, result, engine = reader((root, rel))
                 value = (result, engine)
-            if for_cache:
-                deps: _Deps = _dependencies(root, rel, value) if has_dependencies(rel) else False
-                out.append((rel, cache_mod.dumps(value), deps))
-            else:
-                out.append((rel, value, False))
+            blobs.append(cache_mod.dumps(value))
+            deps.append(_dependencies(root, rel, value) if for_cache and has_dependencies(rel) else False)
         except Exception as exc:
             exc.add_note(f"texbudget was reading {rel}")
             raise
-    return out
+    return blobs, deps
+
+
+#: A pool worker's message: the chunk's number, each file's value as its cache blob, and each
+#: file's glTF dependencies (``_Deps``), its paths the chunk's, in order; or, as its last
+#: message, the traceback of its unexpected exception (``pool.WorkerFailed``).
+_MESSAGES = cache_mod.Codec(tuple[int, list[bytes], list[list[str] | bool | None]] | str)
 
 
 def has_dependencies(rel: str) -> bool:

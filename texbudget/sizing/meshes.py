@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from texbudget.model import MeshFacts, builder
+from texbudget.model import MeshFacts, Record
 
 #: Bytes per component for the glTF componentType names (and the layout's own types).
 COMPONENT_BYTES: dict[str, int] = {
@@ -92,8 +92,7 @@ def lod_of(name: str) -> tuple[str, int] | None:
     return m.group("base"), int(m.group("lod"))
 
 
-@dataclass(frozen=True, slots=True)
-class MeshCost:
+class MeshCost(Record, frozen=True):
     """What one mesh costs. ``buffer_bytes`` is what the budget counts, ``basis`` says how."""
 
     path: str
@@ -151,7 +150,7 @@ def price_mesh(
     if skinned_copy and mesh.skinned:
         copy_bytes = mesh.vertices * SKINNED_COPY_LAYOUT.bytes_per_vertex * instances
     geometries = sum(1 for p in mesh.primitives if p.mode in TRIANGLE_MODES and p.triangles > 0)
-    return builder(MeshCost)(  # a MeshCost, built without the frozen class's per-field setattr
+    return MeshCost(
         path=mesh.path,
         name=mesh.name,
         vertices=mesh.vertices,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from texbudget.model import MipLevel, PixelFormat, builder
+from texbudget.model import MipLevel, PixelFormat
 
 KIB = 1024
 SMALL_ALIGNMENT = 4 * KIB  # D3D12_SMALL_RESOURCE_PLACEMENT_ALIGNMENT
@@ -64,7 +64,6 @@ def mip_chain(
     count = full if levels is None else max(1, min(levels, full))
     first = max(0, min(first_level, count - 1))
     out = []
-    level = builder(MipLevel)  # built without the frozen class's per-field setattr
     # level_dims and level_bytes, inline (a cold scene prices a few hundred chains)
     bw, bh, bd = fmt.block_width, fmt.block_height, fmt.block_depth
     min_x, min_y = fmt.min_blocks_x, fmt.min_blocks_y
@@ -72,7 +71,7 @@ def mip_chain(
     for i in range(first, count):
         w, h, d = width >> i or 1, height >> i or 1, depth >> i or 1  # each side at least 1
         bx, by, bz = -(-w // bw), -(-h // bh), -(-d // bd)  # whole blocks
-        out.append(level(i - first, w, h, d, max(min_x, bx) * max(min_y, by) * bz * per_block))
+        out.append(MipLevel(level=i - first, width=w, height=h, depth=d, bytes=max(min_x, bx) * max(min_y, by) * bz * per_block))
     return tuple(out)
 
 

@@ -36,12 +36,12 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from texbudget import config as config_mod
 from texbudget import configwrite, pipeline
 from texbudget.budget.cards import resolve_cards
-from texbudget.config import Config
+from texbudget.config import Config, parse_rules
 from texbudget.errors import TexbudgetError
 from texbudget.model import TextureCost
 from texbudget.pipeline import Report, Settings
 from texbudget.policy.decision import decide, price
-from texbudget.policy.rules import Rule, parse_rules
+from texbudget.policy.rules import Rule
 from texbudget.scan.scene import Scan
 from texbudget.tui import browse as browse_mod
 from texbudget.tui import scanning, state
@@ -190,8 +190,8 @@ class TexbudgetApp(App[int]):
         (all but the one of ``skip``)."""
         out: list[Rule] = []
         if self.written:
-            source = (self.config.path or self.config_target).name  # as build_settings names them
-            out += parse_rules([*self.config.rules, *self.written], source)[len(self.config.rules):]
+            source = (self.config.path or self.config_target).name  # as the config names them
+            out += parse_rules(self.written, source, first=len(self.config.rules) + 1)
         what_ifs = [{"match": configwrite.glob_escape(k), **v} for k, v in self.what_ifs.items() if k != skip]
         if what_ifs:
             out += parse_rules(what_ifs, WHAT_IF)
@@ -531,9 +531,14 @@ SCAN_KEYS = ("scan.include", "scan.exclude", "scan.follow")
 
 def run(root: Path, config: Config, settings: Settings, paths: Sequence[Path] | None,
         *, jobs: int | None = None, use_cache: bool = False,
-        settings_for: Callable[[Config], Settings] | None = None) -> int:
-    """``texbudget tui``: run the app until the artist quits. Returns the exit code."""
-    scanner = partial(scanning.read_in_batches, jobs=jobs, use_cache=use_cache)
+        settings_for: Callable[[Config], Settings] | None = None, level: str | None = None) -> int:
+    """``texbudget tui``: run the app until the artist quits. Returns the exit code.
+    ``level``: a level's scene (relative to ``root``): the app shows what that level loads."""
+    scanner: Scanner = partial(scanning.read_in_batches, jobs=jobs, use_cache=use_cache)
+    if level is not None:
+        from texbudget.levels.reading import level_scanner
+
+        scanner = partial(level_scanner, scene=level, jobs=jobs, use_cache=use_cache)
     app = make_app(settings, root, config, paths, scanner, settings_for=settings_for)
     app.run()
     return app.return_code or 0

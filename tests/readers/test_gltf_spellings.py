@@ -1,8 +1,8 @@
-"""The glTF reader's fast paths (plain views, accessors, primitives, textures, materials, nodes,
-image URIs) give what the full checks give. Each variant below writes a value the fast path
-does not take (an integer as 4.0, an empty ``extensions``, a null optional field, a URI that
-needs normalising) but that the full checks accept as the same thing: the result must be the
-plain file's, finding for finding."""
+"""Values a glTF may write in other spellings read as the plain ones: an integer as 4.0 (as
+glTF-Validator takes it; msgspec refuses it, json and ``msgspec.convert`` read it), a null
+optional field (absent), an empty ``extensions``, a URI that needs normalising. Each variant
+below must give the plain file's result, finding for finding; and values that are wrong are
+still reported, each with its message."""
 
 from __future__ import annotations
 
@@ -13,13 +13,15 @@ import posixpath
 from collections.abc import Callable
 from pathlib import Path
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.readers.gltf_factories import GltfBuilder, triangle_mesh
 from texbudget.model import ReadResult
-from texbudget.readers import Source, gltf, read_path
+from texbudget.readers import Source, gltf, gltf_uris, read_path
+from texbudget.readers.gltf_schema import Document
 from texbudget.sizing.meshes import lod_of
 
 
@@ -126,7 +128,7 @@ VARIANTS: dict[str, Callable[[dict], None]] = {
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
-def test_a_value_the_fast_path_leaves_to_the_full_checks_reads_the_same(tmp_path: Path, name: str) -> None:
+def test_another_spelling_of_a_value_reads_the_same(tmp_path: Path, name: str) -> None:
     doc, data = _doc()
     plain = _read(tmp_path, doc, data)
     assert [m.name for m in plain.meshes] == ["Rock", "Rock_LOD1"]
@@ -137,14 +139,17 @@ def test_a_value_the_fast_path_leaves_to_the_full_checks_reads_the_same(tmp_path
     assert _read(tmp_path, variant, data) == plain
 
 
-def test_the_fast_paths_still_report_what_is_wrong(tmp_path: Path) -> None:
-    """Values the fast paths refuse go through the full checks: their findings are unchanged.
-    (An unusable accessor is a finding and the file is read on; the rest stop the file.)"""
+def test_wrong_values_are_still_reported(tmp_path: Path) -> None:
+    """A value of the wrong type stops the file, naming its field (msgspec's path); a value
+    the schema allows but glTF does not is the reader's finding: an unusable accessor is
+    one and the file is read on, the rest stop the file."""
     doc, data = _doc()
     unused = ("TB081", "image 2 (tex/a.png) is used by no material")
     cases = {
-        "accessors/0/count": (True, [("TB073", "accessor 0: 'count' is true, not an integer"), unused]),
-        "accessors/1/type": (["VEC3"], [("TB073", "accessor 1: type \"['VEC3']\" is not SCALAR, VEC2–4 or MAT2–4"), unused]),
+        "accessors/0/count": (True, [("TB073", "$.accessors[0].count: expected `int | null`, got `bool`")]),
+        "accessors/1/type": (["VEC3"], [("TB073", "$.accessors[1].type: expected `str | null`, got `array`")]),
+        "accessors/1/componentType": (5127, [("TB073", "accessor 1: componentType 5127 is not a glTF component type"), unused]),
+        "accessors/0/count/": (0, [("TB073", "accessor 0: 'count' is 0; it must be at least 1"), unused]),
         "bufferViews/1/byteStride": (2, [("TB073", "bufferView 1: byteStride 2 is outside 4–252")]),
         "meshes/0/primitives/0/attributes/NORMAL": (99, [("TB073", "mesh 0 primitive 0: 'NORMAL' points to accessor 99, but the file has 6")]),
         "nodes/0/mesh": (-1, [("TB073", "node 0: 'mesh' is -1, not an index")]),
@@ -152,7 +157,7 @@ def test_the_fast_paths_still_report_what_is_wrong(tmp_path: Path) -> None:
     }
     for path, (value, expected) in cases.items():
         variant = copy.deepcopy(doc)
-        _set(path, value)(variant)
+        _set(path.rstrip("/"), value)(variant)
         result = _read(tmp_path, variant, data)
         assert [(f.code, f.message) for f in result.findings] == expected, path
 
@@ -187,7 +192,7 @@ _SEGMENT = st.sampled_from(["a", "b.png", ".", "..", "", "c d"])
 @given(base=st.lists(_SEGMENT, max_size=3).map("/".join), path=st.lists(_SEGMENT, min_size=1, max_size=4).map("/".join))
 def test_join_normal_is_normpath_of_join(base: str, path: str) -> None:
     """Plain paths skip normpath; the answer is normpath's either way."""
-    assert gltf._join_normal(base, path) == posixpath.normpath(posixpath.join(base, path))
+    assert gltf_uris.join_normal(base, path) == posixpath.normpath(posixpath.join(base, path))
 
 
 @settings(max_examples=500, deadline=None, database=None)
@@ -198,11 +203,9 @@ def test_a_mesh_name_without_lod_has_no_lod_suffix(name: str) -> None:
         assert lod_of(name) is None
 
 
-def test_a_document_built_directly_reads_like_the_registry() -> None:
-    """_Document keeps its signature (the scene-walk tests build one from a dict)."""
+def test_a_document_converted_from_objects_reads_like_the_registry() -> None:
+    """read_document takes a Document however it was made (the scene-walk tests convert dicts)."""
     doc, _ = _doc()
-    document = gltf._Document(Source(rel="t.gltf", data=b"{}", suffix_hint=".gltf"), doc, None)
-    assert document.rel == "t.gltf"
-    result = document.read()
+    result = gltf.read_document(Source(rel="t.gltf", data=b"{}", suffix_hint=".gltf"), msgspec.convert(doc, Document), None)
     assert [m.name for m in result.meshes] == ["Rock", "Rock_LOD1"]  # priced from the declarations
     assert [f.code for f in result.findings] == ["TB073", "TB075", "TB075", "TB075", "TB081"]

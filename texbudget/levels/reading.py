@@ -1,0 +1,158 @@
+"""Reading levels (the I/O side of docs/levels.md): start from each level's scene file,
+resolve, read the files the levels name that were not read yet (``Level.wanted``), resolve
+again, until nothing new is named. The readers and the resolver are pure; this loop is the
+only place that decides what to read next.
+
+- ``read_level(root, config, scene)``: ``texbudget scan LEVEL`` — only what that level loads
+  is read (with the read cache, as any scan).
+- ``scan_levels(scan, config)``: the levels of a whole scan — the config's ``[[level]]``
+  entries, else, when the scan holds a Godot project or a Unity ``Assets`` folder, the
+  project's own (``EngineProject.automatic_levels``); None when there are none. What the
+  levels load that the scan did not read (a file ``[scan] exclude`` leaves out, or one
+  ``[scan] follow = "gltf"`` does not follow) is read for them, and counted in the levels only.
+
+A level loads what its files name, whatever ``[scan] include`` and ``exclude`` say: the
+engine loads it too. Every round reads its files in one ``read_scene`` call (cache, process
+pool and engine sidecars as in any scan); a scene of a few levels of props nested a few deep
+takes a few rounds.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from collections.abc import Collection, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from texbudget.config import Config
+from texbudget.errors import ConfigError
+from texbudget.levels.graph import Graph, Level, resolve_level
+from texbudget.levels.project import EngineProject
+from texbudget.levels.reports import LevelSet
+from texbudget.model import file_of
+from texbudget.scan.job import Progress
+from texbudget.scan.scene import Scan, read_scene
+
+#: Rounds of reading at most: a chain of files each naming the next is read a level of
+#: nesting a round; past this many the rest is reported missing (a generated chain, not a game).
+MAX_ROUNDS = 64
+
+
+def _unfiltered(config: Config) -> Config:
+    """The config with ``[scan] include`` and ``exclude`` emptied: a level reads what it names."""
+    return replace(config, scan=replace(config.scan, include=(), exclude=()))
+
+
+def _join(base: Scan, part: Scan) -> Scan:
+    """``base`` and a scan of other files, together."""
+    return Scan(root=base.root, textures=base.textures + part.textures, meshes=base.meshes + part.meshes,
+                scenes=base.scenes + part.scenes, findings=tuple(dict.fromkeys(base.findings + part.findings)),
+                engine={**base.engine, **part.engine}, files=tuple(dict.fromkeys(base.files + part.files)),
+                skipped=base.skipped + part.skipped, cache=part.cache if base.cache.status == "off" else base.cache)
+
+
+def graph_of(scan: Scan, read: Collection[str]) -> Graph:
+    """The resolver's graph of a scan's facts; ``read``: every file read, with or without facts."""
+    return Graph(scan.meshes, scan.scenes, [t.path for t in scan.textures], read)
+
+
+def _read_of(scan: Scan) -> set[str]:
+    read = set(scan.files)
+    for group in (scan.textures, scan.meshes, scan.scenes):
+        read.update(file_of(x.path) for x in group)
+    return read
+
+
+def read_levels(
+    root: Path, config: Config, scenes: Sequence[tuple[str, str]], source: str, *,
+    base: Scan | None = None, project: EngineProject | None = None, jobs: int | None = None,
+    progress: Progress | None = None, use_cache: bool = False,
+) -> LevelSet:
+    """The levels ``scenes`` ((name, scene path) each) resolved in ``base`` (None: nothing read
+    yet), reading what they name until nothing new is named."""
+    root = Path(root)
+    scan = base if base is not None else Scan(root=root)
+    project = project or EngineProject(root, scan.files, use_cache=use_cache)
+    read = _read_of(scan)
+    plain = _unfiltered(config)
+    pending = sorted({scene for _, scene in scenes if scene not in read and os.path.isfile(root / scene)})
+    levels: list[Level] = []
+    for _ in range(MAX_ROUNDS):
+        if pending:
+            part = read_scene(root, plain, [root / rel for rel in pending], jobs=jobs, progress=progress, use_cache=use_cache)
+            scan = _join(scan, part)
+            read.update(pending, _read_of(part))
+        graph = graph_of(scan, read)
+        project.graph = graph
+        levels = [resolve_level(scene, graph, project, name) for name, scene in scenes]
+        pending = sorted({w for lv in levels for w in lv.wanted
+                          if w not in read and os.path.isfile(root / w)})
+        if not pending:
+            break
+    found = tuple(dict.fromkeys([f for lv in levels for f in lv.findings] + list(project.findings())))
+    return LevelSet(scan=scan, levels=tuple(levels), source=source, findings=found)
+
+
+def level_name(scene: str, config: Config) -> str:
+    """The name ``[[level]]`` gives ``scene``, else its file name without the suffix."""
+    for name, configured in config.levels:
+        if configured == scene:
+            return name
+    base = posixpath.basename(scene)
+    return base.rsplit(".", 1)[0] if "." in base.strip(".") else base
+
+
+def read_level(root: Path, config: Config, scene: str, *, jobs: int | None = None,
+               progress: Progress | None = None, use_cache: bool = False) -> LevelSet:
+    """``texbudget scan LEVEL``: the one level ``scene`` (a path relative to ``root``), with only
+    what it loads read."""
+    return read_levels(root, config, [(level_name(scene, config), scene)], "path",
+                       jobs=jobs, progress=progress, use_cache=use_cache)
+
+
+def configured_scenes(root: Path, config: Config) -> list[tuple[str, str]]:
+    """``[[level]]`` entries, each scene checked to exist: a missing one is one error line."""
+    for i, (name, scene) in enumerate(config.levels, 1):
+        if not os.path.isfile(Path(root) / scene):
+            raise ConfigError(f"{config.path or 'config'}: [[level]] #{i} ({name}) scene = {scene!r}: "
+                              f"no such file under the scan root {root}")
+    return list(config.levels)
+
+
+def _unique(scenes: Sequence[str]) -> list[tuple[str, str]]:
+    """A name per scene: its file name without the suffix, or its path where two share one."""
+    stems = [posixpath.basename(s).rsplit(".", 1)[0] for s in scenes]
+    return [(stem if stems.count(stem) == 1 else s.rsplit(".", 1)[0], s) for stem, s in zip(stems, scenes, strict=True)]
+
+
+def scan_levels(scan: Scan, config: Config, *, jobs: int | None = None, progress: Progress | None = None,
+                use_cache: bool = False) -> LevelSet | None:
+    """The levels of a whole scan: ``[[level]]`` (source "config"), else those of the Godot or
+    Unity projects in it (source "auto"); None when there are none. Nothing is looked for in
+    a scan without a Godot or Unity scene, unless the config names levels."""
+    root = Path(scan.root)
+    project = EngineProject(root, scan.files, use_cache=use_cache)
+    if config.levels:
+        return read_levels(root, config, configured_scenes(root, config), "config", base=scan, project=project,
+                           jobs=jobs, progress=progress, use_cache=use_cache)
+    if not any(s.role == "scene" for s in scan.scenes):
+        return None
+    graph = graph_of(scan, _read_of(scan))
+    project.graph = graph
+    found = project.automatic_levels(scan.scenes, graph)
+    if not found:
+        return None
+    return read_levels(root, config, _unique(found), "auto", base=scan, project=project,
+                       jobs=jobs, progress=progress, use_cache=use_cache)
+
+
+def level_scanner(root: Path, config: Config, paths: Sequence[Path] | None = None, *, scene: str,
+                  progress: Progress | None = None, jobs: int | None = None, use_cache: bool = False) -> Scan:
+    """A TUI scanner (``tui/scanning.py``'s contract) for ``texbudget tui LEVEL``: the scan of
+    the level ``scene`` (``reports.level_scan``), read whole whatever ``paths`` the app asks
+    for (a watch rescan reads the level again, from the cache)."""
+    from texbudget.levels.reports import level_scan
+
+    found = read_level(root, config, scene, jobs=jobs, progress=progress, use_cache=use_cache)
+    return level_scan(found, found.levels[0])
