@@ -10,6 +10,8 @@ only place that decides what to read next.
   project's own (``EngineProject.automatic_levels``); None when there are none. What the
   levels load that the scan did not read (a file ``[scan] exclude`` leaves out, or one
   ``[scan] follow = "gltf"`` does not follow) is read for them, and counted in the levels only.
+- ``project_levels(scan, config)``: every level for the TUI's picker (``[[level]]``, then the
+  project's levels it does not name); ``LevelReader`` reads levels with the TUI's jobs and cache.
 
 A level loads what its files name, whatever ``[scan] include`` and ``exclude`` say: the
 engine loads it too. Every round reads its files in one ``read_scene`` call (cache, process
@@ -22,7 +24,7 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Collection, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from texbudget.config import Config
@@ -136,23 +138,56 @@ def scan_levels(scan: Scan, config: Config, *, jobs: int | None = None, progress
     if config.levels:
         return read_levels(root, config, configured_scenes(root, config), "config", base=scan, project=project,
                            jobs=jobs, progress=progress, use_cache=use_cache)
-    if not any(s.role == "scene" for s in scan.scenes):
-        return None
-    graph = graph_of(scan, _read_of(scan))
-    project.graph = graph
-    found = project.automatic_levels(scan.scenes, graph)
+    found = _automatic(scan, project)
     if not found:
         return None
     return read_levels(root, config, _unique(found), "auto", base=scan, project=project,
                        jobs=jobs, progress=progress, use_cache=use_cache)
 
 
-def level_scanner(root: Path, config: Config, paths: Sequence[Path] | None = None, *, scene: str,
-                  progress: Progress | None = None, jobs: int | None = None, use_cache: bool = False) -> Scan:
-    """A TUI scanner (``tui/scanning.py``'s contract) for ``texbudget tui LEVEL``: the scan of
-    the level ``scene`` (``reports.level_scan``), read whole whatever ``paths`` the app asks
-    for (a watch rescan reads the level again, from the cache)."""
-    from texbudget.levels.reports import level_scan
+def _automatic(scan: Scan, project: EngineProject) -> tuple[str, ...]:
+    """The project's own levels (``EngineProject.automatic_levels``); none without a scene."""
+    if not any(s.role == "scene" for s in scan.scenes):
+        return ()
+    graph = graph_of(scan, _read_of(scan))
+    project.graph = graph
+    return project.automatic_levels(scan.scenes, graph)
 
-    found = read_level(root, config, scene, jobs=jobs, progress=progress, use_cache=use_cache)
-    return level_scan(found, found.levels[0])
+
+def project_levels(scan: Scan, config: Config, *, jobs: int | None = None, use_cache: bool = False) -> tuple[LevelSet, ...]:
+    """Every level of a whole scan, for the TUI's picker: the ``[[level]]`` levels (source
+    "config"), then the project's levels that ``[[level]]`` does not name (source "auto", named
+    by their file, or their path where a name is taken). The first set is ``scan_levels``'s
+    (its findings are the whole report's); () when there are none."""
+    root = Path(scan.root)
+    project = EngineProject(root, scan.files, use_cache=use_cache)
+    out: list[LevelSet] = []
+    base = scan
+    if config.levels:
+        configured = configured_scenes(root, config)
+        out.append(read_levels(root, config, configured, "config", base=scan, project=project, jobs=jobs, use_cache=use_cache))
+        base = out[0].scan
+    named = {scene for _, scene in config.levels}
+    found = [s for s in _automatic(base, project) if s not in named]
+    if found:
+        taken = {name for name, _ in config.levels}
+        scenes = [(name if name not in taken else scene.rsplit(".", 1)[0], scene) for name, scene in _unique(found)]
+        out.append(read_levels(root, config, scenes, "auto", base=base, project=project, jobs=jobs, use_cache=use_cache))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class LevelReader:
+    """How the TUI reads levels, with its scanner's ``jobs`` and read cache: ``project`` after a
+    whole scan (``project_levels``), ``one`` for the level ``tui LEVEL`` names (``read_level``:
+    shown before the whole scan is read, and kept in the picker when the project's levels do
+    not include it)."""
+
+    jobs: int | None = None
+    use_cache: bool = False
+
+    def project(self, scan: Scan, config: Config) -> tuple[LevelSet, ...]:
+        return project_levels(scan, config, jobs=self.jobs, use_cache=self.use_cache)
+
+    def one(self, root: Path, config: Config, scene: str) -> LevelSet:
+        return read_level(root, config, scene, jobs=self.jobs, use_cache=self.use_cache)
