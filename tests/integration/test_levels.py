@@ -151,6 +151,23 @@ def uf_guid(name: str) -> str:
     return guid(name)
 
 
+def test_a_unity_folder_scan_names_the_materials_that_use_each_texture(capsys, unity):
+    """The whole scan of a Unity project: a texture a .mat references is used (the .mat in
+    ``used_by``, no TB006); the unreferenced one is TB006; the FBX's mesh counts the instances
+    the project's one Build Settings scene places (8), not its own scene graph's (1)."""
+    code, out, _ = run(capsys, "scan", str(unity), "--no-cache", "--format", "json")
+    data = json.loads(out)
+    assert code == 0
+    assert {t["path"]: t["used_by"] for t in data["textures"]} == {
+        "Assets/Textures/normal.png": ["Assets/Materials/Painted.mat"],
+        "Assets/Textures/paint.png": ["Assets/Materials/Painted.mat"],
+        "Assets/Textures/unused.png": [],
+        "Assets/Textures/wood.png": ["Assets/Materials/Wood.mat"],
+    }
+    assert [p for p, c, _ in findings(data) if c == "TB006"] == ["Assets/Textures/unused.png"]
+    assert {m["path"]: m["instances"] for m in data["meshes"]} == lp.MAIN_MESHES == {"Assets/Models/Crate.fbx#mesh/0": 8}
+
+
 def test_a_unity_mesh_named_by_the_model_meta_table(capsys, unity):
     """A legacy fileID (4300000) the model's .meta names: the mesh of that name."""
     lp.write(unity, "Assets/Models/Crate.fbx.meta", lp._meta(lp.GUIDS["model"], "ModelImporter",
@@ -250,8 +267,10 @@ def test_levels_in_json(capsys, configured):
         "1GB", USABLE_1GB, USABLE_1GB - s["total_bytes"], "over")
     assert set(s) == set(data["scenarios"][0])  # the shape of the top-level scenarios
     assert s["fixes"] and all(f["card"] == "1GB" for f in s["fixes"])  # a named level's fixes are searched
-    # the levels' findings join the report's, each once
-    assert [c for _, c, _ in findings(data)] == ["TB100", "TB120", "TB121", "TB122"]
+    # the levels' findings join the report's, each once; the one texture no material of the
+    # project references is unused (its materials' textures are used: no TB006 for them)
+    assert [c for _, c, _ in findings(data)] == ["TB100", "TB006", "TB120", "TB121", "TB122"]
+    assert [p for p, c, _ in findings(data) if c == "TB006"] == ["tex/unused.png"]
 
 
 def test_levels_in_text_markdown_and_csv(capsys, configured):

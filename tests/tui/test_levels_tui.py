@@ -83,6 +83,11 @@ async def test_the_picker_switches_the_whole_screen_to_a_level_and_back():
         assert isinstance(app.screen, MainScreen)
         assert app.resolutions == 1 and [s.source for s in app.level_sets] == ["auto"]
         assert len(app.report.textures) == 15 and app.level is None
+        # the whole scan as `texbudget scan` counts it: the engine materials' textures used,
+        # the meshes the levels place with every level's instances
+        assert [(f.path, f.code) for f in app.report.findings] == [("textures/test/uv_checker.png", "TB006")]
+        assert {m.facts.path: m.cost.instances for m in app.report.meshes} == {
+            p: MARKET_MESHES[p] + HARBOR_MESHES[p] for p in MARKET_MESHES}
         assert bar_text(app).startswith("whole scan │ platform desktop")
         assert app.screen.level == ("", "")
         shown = {b.key for _, b, _, _ in app.screen.active_bindings.values() if b.show}

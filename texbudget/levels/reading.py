@@ -32,7 +32,7 @@ from texbudget.errors import ConfigError
 from texbudget.levels.graph import Graph, Level, resolve_level
 from texbudget.levels.project import EngineProject
 from texbudget.levels.reports import LevelSet
-from texbudget.model import file_of
+from texbudget.model import SceneFacts, file_of
 from texbudget.scan.job import Progress
 from texbudget.scan.scene import Scan, read_scene
 
@@ -94,6 +94,48 @@ def read_levels(
             break
     found = tuple(dict.fromkeys([f for lv in levels for f in lv.findings] + list(project.findings())))
     return LevelSet(scan=scan, levels=tuple(levels), source=source, findings=found)
+
+
+def project_scan(scan: Scan, levels: LevelSet | None = None, *, project: EngineProject | None = None,
+                 use_cache: bool = False) -> Scan:
+    """The whole scan as its report counts it when it holds engine scenes or resources
+    (docs/levels.md, "The whole scan of an engine project"): ``scan`` and one more
+    ``SceneFacts`` (role "project", path "") holding
+
+    - every texture a material or scene of the scan references (a ``texture`` edge of a Godot
+      ``.tres``/``.tscn``, a sub-resource material, a Unity ``.mat``; resolved by the project
+      index to a texture the scan read) as a (texture, material, slot) use, as a glTF's
+      materials give them: ``used_by`` names the material, its slot counts as a glTF slot
+      does, and such a texture is not "unused" (TB006);
+    - the instances ``levels`` place, summed over the levels (the whole scan is every level
+      loaded at once, as a folder of glTF scenes is every scene); ``pipeline.instance_counts``
+      takes them instead of a model's own scene graph.
+
+    ``scan`` itself when there is nothing to add (a texture or glTF tree: unchanged)."""
+    engine = [s for s in scan.scenes if s.refs]
+    if not engine and (levels is None or not levels.levels):
+        return scan
+    have = {t.path for t in scan.textures}
+    uses: dict[tuple[str, str, str], None] = {}
+    if engine:
+        project = project or EngineProject(Path(scan.root), scan.files, use_cache=use_cache)
+        for facts in engine:
+            for ref in facts.refs:
+                if ref.kind == "texture":
+                    path = project.resolve(ref.target, facts.path, kind="texture")
+                    if path in have:
+                        uses[(path, ref.holder, ref.slot)] = None
+    meshes = {m.path for m in scan.meshes}
+    placed: dict[str, int] = {}
+    for level in levels.levels if levels is not None else ():
+        for mesh, n in level.meshes.items():
+            if mesh in meshes:
+                placed[mesh] = placed.get(mesh, 0) + n
+    if not uses and not placed:
+        return scan
+    extra = SceneFacts(path="", instances=tuple(sorted(placed.items())), texture_usage=tuple(uses), role="project")
+    return Scan(root=scan.root, textures=scan.textures, meshes=scan.meshes, scenes=(*scan.scenes, extra),
+                findings=scan.findings, engine=scan.engine, files=scan.files, skipped=scan.skipped, cache=scan.cache)
 
 
 def level_name(scene: str, config: Config) -> str:
@@ -191,3 +233,7 @@ class LevelReader:
 
     def one(self, root: Path, config: Config, scene: str) -> LevelSet:
         return read_level(root, config, scene, jobs=self.jobs, use_cache=self.use_cache)
+
+    def counted(self, scan: Scan, levels: LevelSet | None) -> Scan:
+        """The whole scan as its report counts it (``project_scan``)."""
+        return project_scan(scan, levels, use_cache=self.use_cache)

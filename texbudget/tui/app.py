@@ -127,11 +127,13 @@ class ReportEvaluated(Message):
 
 
 class LevelsResolved(Message):
-    """The levels of a scan (``generation``: the resolution's). ``first``: the level ``tui
-    LEVEL`` names, read alone before the project's scan."""
+    """The levels of a scan (``generation``: the resolution's), and ``whole``: the scan as the
+    whole report counts it (``levels.reading.project_scan``: what engine materials and levels
+    use). ``first``: the level ``tui LEVEL`` names, read alone before the project's scan."""
 
-    def __init__(self, sets: tuple[LevelSet, ...], generation: int, first: bool = False) -> None:
-        self.sets, self.generation, self.first = sets, generation, first
+    def __init__(self, sets: tuple[LevelSet, ...], generation: int, first: bool = False,
+                 whole: Scan | None = None) -> None:
+        self.sets, self.generation, self.first, self.whole = sets, generation, first, whole
         super().__init__()
 
 
@@ -186,6 +188,7 @@ class TexbudgetApp(App[int]):
         # levels: resolved once per scan (and watch rescan); the chosen one is (source, name)
         self.level_reader = level_reader or LevelReader()
         self.level_sets: tuple[LevelSet, ...] = ()
+        self.counted: Scan | None = None  # ``scan`` as the whole report counts it (None: as read)
         self.level: tuple[str, str] | None = None
         self.named_level = level  # `tui LEVEL`: its scene, always offered by the picker
         self._preselect = level is not None  # and chosen when it is first resolved
@@ -264,7 +267,7 @@ class TexbudgetApp(App[int]):
             label: state.LevelLabel | None = state.LevelLabel(chosen[1].name, chosen[1].scene)
         else:
             label = state.LevelLabel("", "") if self.level_sets else None
-        self._evaluate(self.scan, self.settings(), self.eval_generation, main.filter_text if main else "",
+        self._evaluate(self.counted or self.scan, self.settings(), self.eval_generation, main.filter_text if main else "",
                        chosen, self.primary_levels(), label)
 
     def evaluate_soon(self) -> None:
@@ -339,15 +342,12 @@ class TexbudgetApp(App[int]):
         return None
 
     def primary_levels(self) -> LevelSet | None:
-        """The levels whose findings the whole report carries (``texbudget scan``'s:
-        ``[[level]]``, else the project's own)."""
-        first = self.level_sets[0] if self.level_sets else None
-        return first if first is not None and first.source != "path" else None
+        return _primary(self.level_sets)
 
     def view_scan(self) -> Scan:
         """The facts on screen: the chosen level's view, else the whole scan."""
         chosen = self.chosen_level()
-        return self.scan if chosen is None else level_scan(*chosen)
+        return (self.counted or self.scan) if chosen is None else level_scan(*chosen)
 
     def pick_level(self) -> None:
         if not self.level_sets:
@@ -373,14 +373,17 @@ class TexbudgetApp(App[int]):
         named = self.named_level
         if named is not None and not any(lv.scene == named for levels in sets for lv in levels.levels):
             sets = (*sets, self.level_reader.one(self.root, config, named))
+        whole = self.level_reader.counted(scan, _primary(sets))
         if not get_current_worker().is_cancelled:
-            self.post_message(LevelsResolved(sets, generation))
+            self.post_message(LevelsResolved(sets, generation, whole=whole))
 
     def on_levels_resolved(self, message: LevelsResolved) -> None:
         if message.generation != (self.scan_generation if message.first else self.levels_generation):
             return
         before = self.chosen_level()
         self.level_sets = message.sets
+        if message.whole is not None:
+            self.counted = message.whole
         if not message.first:
             self.resolutions += 1
         if self.level is not None and self.chosen_level() is None:
@@ -449,6 +452,7 @@ class TexbudgetApp(App[int]):
     def on_assets_read(self, message: AssetsRead) -> None:
         if message.generation == -1:  # a watch rescan
             self.scan = scanning.merge(self.scan, message.part, message.touched, message.removed)
+            self.counted = None  # counted again when the levels are
             if self.scanning:  # F5 pressed meanwhile: the full scan's result gets it too
                 self._fresh = scanning.merge(self._fresh, message.part, message.touched, message.removed)
             self.evaluate_soon()
@@ -457,6 +461,7 @@ class TexbudgetApp(App[int]):
             return
         self._fresh = scanning.merge(self._fresh, message.part)
         self.scan = scanning.merge(self.scan, message.part)
+        self.counted = None
         if self.level is None:  # a level on screen has its facts already
             self.evaluate_soon()
 
@@ -465,6 +470,7 @@ class TexbudgetApp(App[int]):
             return
         self.scanning = False
         self.scan = self._fresh
+        self.counted = None
         self.evaluate_now()
         self._resolve_levels(self.scan)
         self._main_status("finished", text=self._finished_text())
@@ -664,6 +670,13 @@ def make_app(
     to ``root``) to read first and show, the picker then offering the project's other levels."""
     return TexbudgetApp(settings, root, config, paths, scanner, watch=watch, watch_interval=watch_interval,
                         settings_for=settings_for, level_reader=level_reader, level=level)
+
+
+def _primary(sets: Sequence[LevelSet]) -> LevelSet | None:
+    """The levels whose findings and instances the whole report carries (``texbudget scan``'s:
+    ``[[level]]``, else the project's own), not a level named alone."""
+    first = sets[0] if sets else None
+    return first if first is not None and first.source != "path" else None
 
 
 def _default_settings(config: Config) -> Settings:
