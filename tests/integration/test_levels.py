@@ -65,10 +65,10 @@ def test_a_godot_level_prices_what_it_loads(capsys, godot):
         ("meshes/rock.tres#mesh/0", 251, 780), ("meshes/barrel.tres#mesh/0", 4, 1800), ("meshes/stall.tres#mesh/0", 1, 1200)]
     assert {m["path"]: m["instances"] for m in data["meshes"]} == lp.TOWN_MESHES
     textures = {t["path"]: (t["allocated_bytes"], t["used_by"]) for t in data["textures"]}
-    assert sorted(textures) == lp.TOWN_TEXTURES  # not stone.png, cloth.png (replaced) nor unused.png
+    assert sorted(textures) == lp.TOWN_TEXTURES  # stone.png, cloth.png too (the meshes' own), not unused.png
     assert textures["tex/shared_n.png"] == (90112, ["mat/moss.tres", "mat/iron.tres"])  # shared: once, both users
     assert textures["tex/wood.png"] == (lp.ALLOCATED[256], ["mat/wood.tres"])
-    assert sum(a for a, _ in textures.values()) == lp.TOWN_TEXTURE_BYTES == 159744
+    assert sum(a for a, _ in textures.values()) == lp.TOWN_TEXTURE_BYTES == 249856
     scenario = data["scenarios"][0]
     assert scenario["bytes"]["textures"] == lp.TOWN_TEXTURE_BYTES and scenario["bytes"]["meshes"] == lp.TOWN_MESH_BYTES == 3780
     assert scenario["total_bytes"] == lp.TOWN_TEXTURE_BYTES + lp.TOWN_MESH_BYTES + render_targets(data)
@@ -81,7 +81,7 @@ def test_a_godot_level_prices_what_it_loads(capsys, godot):
     ]
     (level,) = data["levels"]
     assert {k: v for k, v in level.items() if k != "scenarios"} == {
-        "name": "town", "scene": "levels/town.tscn", "source": "path", "textures": 4, "meshes": 3,
+        "name": "town", "scene": "levels/town.tscn", "source": "path", "textures": 6, "meshes": 3,
         "texture_bytes": lp.TOWN_TEXTURE_BYTES, "mesh_bytes": lp.TOWN_MESH_BYTES, "instances": 256}
     assert level["scenarios"] == data["scenarios"]
 
@@ -90,7 +90,7 @@ def test_the_level_is_read_alone_and_its_root_is_the_project(capsys, godot):
     """Only what the level loads is read: the other scenes, materials and textures are not."""
     code, out, _ = run(capsys, "scan", str(godot / "levels" / "town.tscn"), *FLAGS)
     assert code == 0
-    assert out.splitlines()[:2] == ["texbudget: 4 textures, 3 meshes, 3 findings — platform desktop, config defaults",
+    assert out.splitlines()[:2] == ["texbudget: 6 textures, 3 meshes, 3 findings — platform desktop, config defaults",
                                     "level town: levels/town.tscn and what it loads"]
     # the root is the folder of project.godot, though the file is two folders down
     data = scan_json(capsys, "../game/levels/town.tscn")
@@ -221,7 +221,7 @@ def test_a_level_follows_files_the_scan_excludes(capsys, godot):
     (godot / "texbudget.toml").write_text('[scan]\nexclude = ["tex/**"]\n\n[[level]]\nscene = "levels/town.tscn"\n')
     data = scan_json(capsys, str(godot))
     assert [t["path"] for t in data["textures"]] == []
-    assert data["levels"][0]["textures"] == 4 and data["levels"][0]["texture_bytes"] == lp.TOWN_TEXTURE_BYTES
+    assert data["levels"][0]["textures"] == 6 and data["levels"][0]["texture_bytes"] == lp.TOWN_TEXTURE_BYTES
 
 
 # --- [[level]] ---------------------------------------------------------------------------------
@@ -255,14 +255,14 @@ def test_levels_in_json(capsys, configured):
     rt = render_targets(data)
     town, loop = data["levels"]
     assert {k: v for k, v in town.items() if k != "scenarios"} == {
-        "name": "town", "scene": "levels/town.tscn", "source": "config", "textures": 4, "meshes": 3,
-        "texture_bytes": 159744, "mesh_bytes": 3780, "instances": 256}
+        "name": "town", "scene": "levels/town.tscn", "source": "config", "textures": 6, "meshes": 3,
+        "texture_bytes": 249856, "mesh_bytes": 3780, "instances": 256}
     assert {k: v for k, v in loop.items() if k != "scenarios"} == {
         "name": "loop", "scene": "levels/loop.tscn", "source": "config", "textures": 1, "meshes": 1,
         "texture_bytes": lp.ALLOCATED[256], "mesh_bytes": 1800, "instances": 1}
     (s,) = town["scenarios"]
-    assert s["bytes"] == {"textures": 159744, "meshes": 3780, "acceleration_structures": 0, "render_targets": rt}
-    assert s["total_bytes"] == 159744 + 3780 + rt
+    assert s["bytes"] == {"textures": 249856, "meshes": 3780, "acceleration_structures": 0, "render_targets": rt}
+    assert s["total_bytes"] == 249856 + 3780 + rt
     assert [(c["name"], c["usable_bytes"], c["free_bytes"], c["verdict"]) for c in s["cards"]][1] == (
         "1GB", USABLE_1GB, USABLE_1GB - s["total_bytes"], "over")
     assert set(s) == set(data["scenarios"][0])  # the shape of the top-level scenarios
@@ -281,14 +281,14 @@ def test_levels_in_text_markdown_and_csv(capsys, configured):
     at = lines.index("Levels ([[level]]), each judged alone:")
     assert lines[at + 1: at + 4] == [
         "level  scene             textures  meshes  texture VRAM  mesh VRAM  largest total   worst",
-        f"town   levels/town.tscn         4       3    156.00 KiB   3.69 KiB     {town_total}  ✗ over",
+        f"town   levels/town.tscn         6       3    244.00 KiB   3.69 KiB     {town_total}  ✗ over",
         f"loop   levels/loop.tscn         1       1     44.00 KiB   1.76 KiB     {loop_total}  ✗ over",
     ]
     assert lines[at + 5: at + 9] == ["Level town (levels/town.tscn), verdict:", "                              8GB        1GB   (GiB used/usable)",
                                      "1920x1080 ultra RT off  0.2/7.1 ✓  0.2/0.1 ✗", ""]
-    assert human_bytes(159744) == "156.00 KiB" and human_bytes(3780) == "3.69 KiB"
+    assert human_bytes(249856) == "244.00 KiB" and human_bytes(3780) == "3.69 KiB"
     code, md, _ = run(capsys, "scan", str(configured), "--no-cache", "--format", "markdown")
-    assert (f"| town | `levels/town.tscn` | 4 | 3 | 156.00 KiB | 3.69 KiB | {town_total} | ✗ over |") in md.splitlines()
+    assert (f"| town | `levels/town.tscn` | 6 | 3 | 244.00 KiB | 3.69 KiB | {town_total} | ✗ over |") in md.splitlines()
     assert "#### Level loop (`levels/loop.tscn`)" in md.splitlines()
     code, csv_text, _ = run(capsys, "scan", str(configured), "--no-cache", "--format", "csv")
     rows = csv_text.split("\r\n")
@@ -297,9 +297,9 @@ def test_levels_in_text_markdown_and_csv(capsys, configured):
     total_bytes = total[0]["scenarios"][0]["total_bytes"]
     usable_8gb = total[0]["scenarios"][0]["cards"][0]["usable_bytes"]
     assert town == [
-        f"level,levels/town.tscn,,,,,,,,,,,,159744,,,,,3780,,town,1920x1080 ultra RT off,8GB,{total_bytes},{usable_8gb},"
+        f"level,levels/town.tscn,,,,,,,,,,,,249856,,,,,3780,,town,1920x1080 ultra RT off,8GB,{total_bytes},{usable_8gb},"
         f"{usable_8gb - total_bytes},fits",
-        f"level,levels/town.tscn,,,,,,,,,,,,159744,,,,,3780,,town,1920x1080 ultra RT off,1GB,{total_bytes},{USABLE_1GB},"
+        f"level,levels/town.tscn,,,,,,,,,,,,249856,,,,,3780,,town,1920x1080 ultra RT off,1GB,{total_bytes},{USABLE_1GB},"
         f"{USABLE_1GB - total_bytes},over",
     ]
     assert usable_8gb == (8 << 30) - (900 << 20)  # the reserve: max(900 MiB, 7 % of 8 GiB)
@@ -381,7 +381,7 @@ def test_a_godot_project_lists_its_levels(capsys, godot):
     assert lines[at - 1: at + 5] == [
         "", lines[at],
         "level  scene             textures  meshes  texture VRAM  mesh VRAM  largest total   worst",
-        f"town   levels/town.tscn         4       3    156.00 KiB   3.69 KiB     {totals[0]}  ✓ fits",
+        f"town   levels/town.tscn         6       3    244.00 KiB   3.69 KiB     {totals[0]}  ✓ fits",
         f"loop   levels/loop.tscn         1       1     44.00 KiB   1.76 KiB     {totals[1]}  ✓ fits",
         "",
     ]

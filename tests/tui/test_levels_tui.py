@@ -240,8 +240,8 @@ async def test_configured_levels_come_first_then_the_found_ones_and_a_named_one_
         await pilot.pause()
         labels = [o.label for o in app.screen.options]
         assert labels[1:] == [
-            "bazaar: props/market.tscn · 3 textures, 2 meshes (4 instances) · [[level]]",
-            "town: levels/town.tscn · 4 textures, 3 meshes (256 instances) · found",
+            "bazaar: props/market.tscn · 4 textures, 2 meshes (4 instances) · [[level]]",
+            "town: levels/town.tscn · 6 textures, 3 meshes (256 instances) · found",
             "loop: levels/loop.tscn · 1 texture, 1 mesh (1 instance) · found",
             "barrel: props/barrel.tscn · 1 texture, 1 mesh (1 instance) · named",
         ]

@@ -26,9 +26,10 @@ def test_a_level_view_holds_the_levels_facts_counts_and_users(tmp_path):
     (scene,) = view.scenes
     assert (scene.path, scene.role, dict(scene.instances)) == ("levels/town.tscn", "level", lp.TOWN_MESHES)
     assert sorted(scene.texture_usage) == [
+        ("tex/cloth.png", "mat/cloth.tres", "albedo_texture"),
         ("tex/iron.png", "mat/iron.tres", "albedo_texture"), ("tex/moss.png", "mat/moss.tres", "albedo_texture"),
         ("tex/shared_n.png", "mat/iron.tres", "normal_texture"), ("tex/shared_n.png", "mat/moss.tres", "normal_texture"),
-        ("tex/wood.png", "mat/wood.tres", "albedo_texture")]
+        ("tex/stone.png", "mat/stone.tres", "albedo_texture"), ("tex/wood.png", "mat/wood.tres", "albedo_texture")]
     assert [f.code for f in view.findings] == ["TB120", "TB121"]  # the level's; broken.tscn's own is not its file
     settings = build_settings(config)
     report = level_report(levels, town, settings)
