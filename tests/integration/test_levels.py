@@ -90,8 +90,17 @@ def test_the_level_is_read_alone_and_its_root_is_the_project(capsys, godot):
     """Only what the level loads is read: the other scenes, materials and textures are not."""
     code, out, _ = run(capsys, "scan", str(godot / "levels" / "town.tscn"), *FLAGS)
     assert code == 0
+    # content: 3 × 43,704 (256²) + 2 × 10,936 (128²) + 87,408 (the BC5 normal map) = 240,392 bytes
     assert out.splitlines()[:2] == ["texbudget: 6 textures, 3 meshes, 3 findings — platform desktop, config defaults",
-                                    "level town: levels/town.tscn and what it loads"]
+                                    "level town: levels/town.tscn and what it loads: 6 textures (234.76 KiB content, "
+                                    "244.00 KiB allocated), 3 meshes (256 instances)"]
+    start = out.splitlines().index("Meshes the level places, by instances:")
+    assert out.splitlines()[start + 1:start + 5] == [
+        "instances  mesh                         buffer",
+        "      251  meshes/rock.tres#mesh/0       780 B",
+        "        4  meshes/barrel.tres#mesh/0  1.76 KiB",
+        "        1  meshes/stall.tres#mesh/0   1.17 KiB",
+    ]
     # the root is the folder of project.godot, though the file is two folders down
     data = scan_json(capsys, "../game/levels/town.tscn")
     assert data["meshes"][0]["path"] == "meshes/rock.tres#mesh/0"
@@ -460,3 +469,31 @@ def test_an_unknown_uid_is_a_finding_saying_why(capsys, godot):
     scan = read_scene(godot, config_mod.load(None))
     level = resolve_level("levels/town.tscn", graph_of(scan, set(scan.files)), GodotIndex(godot, scan.files))
     assert level.meshes == lp.TOWN_MESHES
+
+
+def test_a_level_with_many_meshes_lists_the_most_placed(capsys, godot, monkeypatch: pytest.MonkeyPatch):
+    import texbudget.report.levels as levels_report
+
+    monkeypatch.setattr(levels_report, "MAX_PLACED_ROWS", 2)
+    _, out, _ = run(capsys, "scan", str(godot / "levels" / "town.tscn"), *FLAGS)
+    lines = out.splitlines()
+    start = lines.index("Meshes the level places, by instances:")
+    assert lines[start + 2:start + 5] == [
+        "      251  meshes/rock.tres#mesh/0       780 B",
+        "        4  meshes/barrel.tres#mesh/0  1.76 KiB",
+        "… and 1 more mesh (--format json lists every one)",
+    ]
+
+
+def test_a_level_s_markdown_says_what_it_loads_and_places(capsys, godot):
+    _, md, _ = run(capsys, "scan", str(godot / "levels" / "town.tscn"), *FLAGS, "--format", "markdown")
+    lines = md.splitlines()
+    start = lines.index("Level town: `levels/town.tscn` and what it loads: 6 textures (234.76 KiB content, "
+                        "244.00 KiB allocated), 3 meshes (256 instances).")
+    assert lines[start + 1:start + 9] == [
+        "", "#### Meshes the level places", "",
+        "| instances | mesh | buffer |", "|--:|---|--:|",
+        "| 251 | `meshes/rock.tres#mesh/0` | 780 B |",
+        "| 4 | `meshes/barrel.tres#mesh/0` | 1.76 KiB |",
+        "| 1 | `meshes/stall.tres#mesh/0` | 1.17 KiB |",
+    ]
