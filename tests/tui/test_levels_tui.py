@@ -304,3 +304,33 @@ def test_tui_level_runs_the_app_on_the_level(capsys, tmp_path, monkeypatch: pyte
     assert seen == {"root": root, "paths": None, "level": "levels/town.tscn", "reader": LevelReader(jobs=1, use_cache=False)}
     assert main(["tui", str(root), "--no-cache", "--jobs", "1"]) == 0
     assert seen == {"root": root, "paths": None, "level": None, "reader": LevelReader(jobs=1, use_cache=False)}
+
+
+async def test_the_watch_follows_what_the_chosen_level_loads(tmp_path):
+    """An edit to a scene the scan holds rescans it and resolves the levels again; an edit to
+    a file only a level loads (``[scan] exclude`` leaves it out) resolves them again too."""
+    from .test_watch import wait_for
+
+    root = lp.godot_project(tmp_path / "game")
+    (root / "texbudget.toml").write_text('[scan]\nexclude = ["tex/iron.png"]\n')
+    config = config_mod.load(root / "texbudget.toml")
+    app = make_app(pipeline.build_settings(config), root, config, None, CountingScanner(), watch=True, watch_interval=0.1)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert app.level_only == frozenset({"tex/iron.png"})
+        await choose(pilot, app, "town: levels/town.tscn · 6 textures, 3 meshes (256 instances) · found")
+        assert {m.facts.path: m.cost.instances for m in app.report.meshes} == lp.TOWN_MESHES
+
+        def iron() -> int:
+            return next(t.cost.allocated_bytes for t in app.report.textures if t.facts.path == "tex/iron.png")
+
+        assert iron() == lp.ALLOCATED[128]
+        lp.png(root / "tex" / "iron.png", 512)  # only the level reads it
+        await wait_for(app, pilot, lambda: iron() == lp.ALLOCATED[512])
+        assert app.level == ("auto", "town") and "tex/iron.png" not in {t.path for t in app.scan.textures}
+
+        market = (root / "props" / "market.tscn").read_text()
+        lp.write(root, "props/market.tscn", market + '\n[node name="B4" parent="." instance=ExtResource("1_b")]\n')
+        await wait_for(app, pilot, lambda: dict((m.facts.path, m.cost.instances) for m in app.report.meshes)
+                       .get("meshes/barrel.tres#mesh/0") == 5)
+        assert app.level == ("auto", "town")

@@ -189,6 +189,8 @@ class TexbudgetApp(App[int]):
         self.level_reader = level_reader or LevelReader()
         self.level_sets: tuple[LevelSet, ...] = ()
         self.counted: Scan | None = None  # ``scan`` as the whole report counts it (None: as read)
+        # files the levels load that the scan does not hold (``[scan] exclude``): watched too
+        self.level_only: frozenset[str] = frozenset()
         self.level: tuple[str, str] | None = None
         self.named_level = level  # `tui LEVEL`: its scene, always offered by the picker
         self._preselect = level is not None  # and chosen when it is first resolved
@@ -382,6 +384,8 @@ class TexbudgetApp(App[int]):
             return
         before = self.chosen_level()
         self.level_sets = message.sets
+        held = set(self.scan.files)
+        self.level_only = frozenset(f for levels in message.sets for lv in levels.levels for f in lv.files if f not in held)
         if message.whole is not None:
             self.counted = message.whole
         if not message.first:
@@ -505,7 +509,7 @@ class TexbudgetApp(App[int]):
     @work(thread=True, exclusive=True, group="watch", exit_on_error=False)
     def _watch(self) -> None:
         worker = get_current_worker()
-        before = scanning.snapshot(self.root, self.config, self.paths)
+        before = scanning.snapshot(self.root, self.config, self.paths, self.level_only)
         config_before = self._config_stamp
         while not worker.is_cancelled:
             deadline = time.monotonic() + self.watch_interval
@@ -513,7 +517,7 @@ class TexbudgetApp(App[int]):
                 if worker.is_cancelled:
                     return
                 time.sleep(min(0.1, self.watch_interval))
-            after = scanning.snapshot(self.root, self.config, self.paths)
+            after = scanning.snapshot(self.root, self.config, self.paths, self.level_only)
             found = scanning.changes(before, after)
             before = after
             if found and not worker.is_cancelled:
@@ -524,9 +528,14 @@ class TexbudgetApp(App[int]):
                 self.post_message(ConfigChanged(config_now))
 
     def on_files_changed(self, message: FilesChanged) -> None:
-        self._dirty |= scanning.to_read_again(message.changed, self.scan, self.config, self.paths)
-        self._gone |= message.removed
-        self._dirty -= message.removed
+        # a file only levels load (the scan leaves it out) is read again with the levels
+        levels_only = (message.changed | message.removed) & self.level_only
+        if levels_only and not self.scanning:
+            self._resolve_levels(self.scan)
+        changed, removed = message.changed - levels_only, message.removed - levels_only
+        self._dirty |= scanning.to_read_again(changed, self.scan, self.config, self.paths)
+        self._gone |= removed
+        self._dirty -= removed
         if (self._dirty or self._gone) and not self.scanning and not self._rescanning:
             self._start_rescan()
 

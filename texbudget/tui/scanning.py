@@ -155,11 +155,13 @@ def stamp(path: str | os.PathLike[str]) -> Stamp | None:
     return st.st_mtime_ns, st.st_size
 
 
-def snapshot(root: Path, config: Config, paths: Sequence[Path] | None = None) -> dict[str, tuple[Stamp | None, ...]]:
-    """Every discovered file -> (its stamp, its sidecars' stamps)."""
+def snapshot(root: Path, config: Config, paths: Sequence[Path] | None = None,
+             extra: Iterable[str] = ()) -> dict[str, tuple[Stamp | None, ...]]:
+    """Every discovered file, and every file of ``extra`` (the files levels load that
+    discovery leaves out) -> (its stamp, its sidecars' stamps)."""
     found = discover(root, config["scan.include"], config["scan.exclude"], paths)
     out: dict[str, tuple[Stamp | None, ...]] = {}
-    for rel in found.files:
+    for rel in (*found.files, *extra):
         full = os.path.join(root, rel)
         out[rel] = (stamp(full), *(stamp(full + s) for s in SIDECAR_SUFFIXES))
     return out
