@@ -295,9 +295,22 @@ def test_levels_in_text_markdown_and_csv(capsys, configured):
     ]
     assert lines[at + 5: at + 9] == ["Level town (levels/town.tscn), verdict:", "                              8GB        1GB   (GiB used/usable)",
                                      "1920x1080 ultra RT off  0.2/7.1 ✓  0.2/0.1 ✗", ""]
+    # each judged level's fixes, as its JSON scenarios hold them (1GB is over by the JSON's free bytes)
+    town_free = human_bytes(-total[0]["scenarios"][0]["cards"][1]["free_bytes"])
+    assert lines[at + 9: at + 15] == [
+        "What would make level town fit:",
+        f"1GB, 1920x1080 ultra RT off (over, -{town_free} free):",
+        "  - render at the upscaler's performance preset (was native; working set is an estimate): saves 39.05 MiB",
+        "  - drop the top 3 mips of every texture in tex/*: saves 220.00 KiB",
+        "    together: 39.27 MiB — not enough on its own",
+        "",
+    ]
+    assert [(f["action"], f["saves_bytes"]) for f in total[0]["scenarios"][0]["fixes"]][1] == (
+        "drop the top 3 mips of every texture in tex/*", 220 * 1024)
     assert human_bytes(249856) == "244.00 KiB" and human_bytes(3780) == "3.69 KiB"
     code, md, _ = run(capsys, "scan", str(configured), "--no-cache", "--format", "markdown")
     assert (f"| town | `levels/town.tscn` | 6 | 3 | 244.00 KiB | 3.69 KiB | {town_total} | ✗ over |") in md.splitlines()
+    assert md.count("What would make level town fit:") == 1 and md.count("What would make level loop fit:") == 1
     assert "#### Level loop (`levels/loop.tscn`)" in md.splitlines()
     code, csv_text, _ = run(capsys, "scan", str(configured), "--no-cache", "--format", "csv")
     rows = csv_text.split("\r\n")

@@ -152,6 +152,9 @@ def levels_section(report: Report) -> list[str]:
     if levels[0].source != "auto":
         for lv in levels:
             out += ["", f"#### Level {cell(lv.name)} ({code(lv.scene)})", "", *verdict_matrix(lv.report.scenarios)]
+            fixes = fixes_section(lv.report.scenarios)  # as the JSON's level scenarios hold them
+            if fixes:
+                out += ["", f"What would make level {cell(lv.name)} fit:", "", *fixes]
     return out
 
 

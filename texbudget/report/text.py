@@ -191,6 +191,9 @@ def levels_lines(report: Report, colour: bool = False) -> list[str]:
     if levels[0].source != "auto":
         for lv in levels:
             out += ["", printable(f"Level {lv.name} ({lv.scene}), verdict:"), *verdict_matrix(lv.report.scenarios, colour)]
+            fixes = fixes_section(lv.report.scenarios)  # as the JSON's level scenarios hold them
+            if fixes:
+                out += ["", printable(f"What would make level {lv.name} fit:"), *map(printable, fixes)]
     return out
 
 
