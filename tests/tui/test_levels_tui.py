@@ -8,6 +8,7 @@ are read by the real scanner and resolver."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -325,12 +326,16 @@ async def test_the_watch_follows_what_the_chosen_level_loads(tmp_path):
             return next(t.cost.allocated_bytes for t in app.report.textures if t.facts.path == "tex/iron.png")
 
         assert iron() == lp.ALLOCATED[128]
-        lp.png(root / "tex" / "iron.png", 512)  # only the level reads it
+        assert (app.resolutions, app.rescans) == (1, 0)
+        lp.png(tmp_path / "iron.png", 512)
+        os.replace(tmp_path / "iron.png", root / "tex" / "iron.png")  # only the level reads it
         await wait_for(app, pilot, lambda: iron() == lp.ALLOCATED[512])
         assert app.level == ("auto", "town") and "tex/iron.png" not in {t.path for t in app.scan.textures}
+        assert (app.resolutions, app.rescans) == (2, 0)  # resolved again, nothing rescanned
 
         market = (root / "props" / "market.tscn").read_text()
-        lp.write(root, "props/market.tscn", market + '\n[node name="B4" parent="." instance=ExtResource("1_b")]\n')
+        lp.write(tmp_path, "market.tscn", market + '\n[node name="B4" parent="." instance=ExtResource("1_b")]\n')
+        os.replace(tmp_path / "market.tscn", root / "props" / "market.tscn")
         await wait_for(app, pilot, lambda: dict((m.facts.path, m.cost.instances) for m in app.report.meshes)
                        .get("meshes/barrel.tres#mesh/0") == 5)
-        assert app.level == ("auto", "town")
+        assert app.level == ("auto", "town") and (app.resolutions, app.rescans) == (3, 1)

@@ -87,6 +87,7 @@ def placed(level: LevelReport) -> tuple[list[tuple[str, ...]], str]:
     """The meshes the level places, most instances first (then by path): (instances, mesh,
     buffer bytes) rows, and the line for the rows left out ("" when none is)."""
     meshes = sorted(level.report.meshes, key=lambda m: (-m.cost.instances, m.facts.path))
-    rows = [(f"{m.cost.instances:,}", m.facts.path, human_bytes(m.cost.buffer_bytes)) for m in meshes[:MAX_PLACED_ROWS]]
+    rows: list[tuple[str, ...]] = [(f"{m.cost.instances:,}", m.facts.path, human_bytes(m.cost.buffer_bytes))
+                                   for m in meshes[:MAX_PLACED_ROWS]]
     rest = len(meshes) - len(rows)
     return rows, (f"… and {rest} more mesh{'es' if rest != 1 else ''} (--format json lists every one)" if rest else "")

@@ -509,7 +509,8 @@ class TexbudgetApp(App[int]):
     @work(thread=True, exclusive=True, group="watch", exit_on_error=False)
     def _watch(self) -> None:
         worker = get_current_worker()
-        before = scanning.snapshot(self.root, self.config, self.paths, self.level_only)
+        watched = self.level_only
+        before = scanning.snapshot(self.root, self.config, self.paths, watched)
         config_before = self._config_stamp
         while not worker.is_cancelled:
             deadline = time.monotonic() + self.watch_interval
@@ -517,7 +518,10 @@ class TexbudgetApp(App[int]):
                 if worker.is_cancelled:
                     return
                 time.sleep(min(0.1, self.watch_interval))
-            after = scanning.snapshot(self.root, self.config, self.paths, self.level_only)
+            extra = self.level_only
+            after = scanning.snapshot(self.root, self.config, self.paths, extra)
+            if extra != watched:
+                before, watched = scanning.rebase(before, after, watched, extra), extra
             found = scanning.changes(before, after)
             before = after
             if found and not worker.is_cancelled:

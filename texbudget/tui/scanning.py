@@ -167,6 +167,18 @@ def snapshot(root: Path, config: Config, paths: Sequence[Path] | None = None,
     return out
 
 
+def rebase(before: Mapping[str, tuple], after: Mapping[str, tuple], old_extra: frozenset[str],
+           new_extra: frozenset[str]) -> dict[str, tuple]:
+    """``before`` as if the watch had always watched ``new_extra`` (the files the levels load
+    now, outside discovery) instead of ``old_extra``: a file the levels start or stop loading
+    is no change to report."""
+    out = {k: v for k, v in before.items() if k in after or k not in old_extra}
+    for k in new_extra - old_extra:
+        if k not in out and k in after:
+            out[k] = after[k]
+    return out
+
+
 def to_read_again(changed: Iterable[str], scan: Scan, config: Config, paths: Sequence[Path] | None = None) -> frozenset[str]:
     """The changed files a rescan reads: all of them, except under ``[scan] follow = "gltf"``,
     where a file that is no scene and that no scene uses (not in ``scan``) stays unread, as a
