@@ -353,14 +353,18 @@ def load_report(args: argparse.Namespace, paths: Sequence[str], *, fixes: bool =
         found = read_level(root, config, level, jobs=_jobs(args), progress=_progress(), use_cache=not args.no_cache)
         scan, report = found.scan, path_report(found, settings)
     else:
-        from texbudget.levels.reading import project_scan, scan_levels
-
         scan = read_scene(root, config, explicit, jobs=_jobs(args), progress=_progress(), use_cache=not args.no_cache)
         whole = None
-        if levels and explicit is None:
-            whole = scan_levels(scan, config, jobs=_jobs(args), progress=_progress(), use_cache=not args.no_cache)
-        # what engine materials, scenes and levels use counts as a glTF's does (docs/levels.md)
-        scan = project_scan(scan, whole, use_cache=not args.no_cache)
+        if (levels and explicit is None) or any(s.refs for s in scan.scenes):  # levels, or engine files
+            from texbudget.levels.project import EngineProject
+            from texbudget.levels.reading import project_scan, scan_levels
+
+            project = EngineProject(root, scan.files, use_cache=not args.no_cache)  # its indexes built once
+            if levels and explicit is None:
+                whole = scan_levels(scan, config, jobs=_jobs(args), progress=_progress(), use_cache=not args.no_cache,
+                                    project=project)
+            # what engine materials, scenes and levels use counts as a glTF's does (docs/levels.md)
+            scan = project_scan(scan, whole, project=project)
         report = evaluate(scan, settings)
     if scan.cache.status == "unavailable":
         print(f"texbudget: note: running without the read cache: {scan.cache.reason}", file=sys.stderr)

@@ -171,12 +171,13 @@ def _unique(scenes: Sequence[str]) -> list[tuple[str, str]]:
 
 
 def scan_levels(scan: Scan, config: Config, *, jobs: int | None = None, progress: Progress | None = None,
-                use_cache: bool = False) -> LevelSet | None:
+                use_cache: bool = False, project: EngineProject | None = None) -> LevelSet | None:
     """The levels of a whole scan: ``[[level]]`` (source "config"), else those of the Godot or
     Unity projects in it (source "auto"); None when there are none. Nothing is looked for in
-    a scan without a Godot or Unity scene, unless the config names levels."""
+    a scan without a Godot or Unity scene, unless the config names levels. ``project``: the
+    scan's (shared with ``project_scan``: its indexes are built once)."""
     root = Path(scan.root)
-    project = EngineProject(root, scan.files, use_cache=use_cache)
+    project = project or EngineProject(root, scan.files, use_cache=use_cache)
     if config.levels:
         return read_levels(root, config, configured_scenes(root, config), "config", base=scan, project=project,
                            jobs=jobs, progress=progress, use_cache=use_cache)
@@ -196,13 +197,14 @@ def _automatic(scan: Scan, project: EngineProject) -> tuple[str, ...]:
     return project.automatic_levels(scan.scenes, graph)
 
 
-def project_levels(scan: Scan, config: Config, *, jobs: int | None = None, use_cache: bool = False) -> tuple[LevelSet, ...]:
+def project_levels(scan: Scan, config: Config, *, jobs: int | None = None, use_cache: bool = False,
+                   project: EngineProject | None = None) -> tuple[LevelSet, ...]:
     """Every level of a whole scan, for the TUI's picker: the ``[[level]]`` levels (source
     "config"), then the project's levels that ``[[level]]`` does not name (source "auto", named
     by their file, or their path where a name is taken). The first set is ``scan_levels``'s
     (its findings are the whole report's); () when there are none."""
     root = Path(scan.root)
-    project = EngineProject(root, scan.files, use_cache=use_cache)
+    project = project or EngineProject(root, scan.files, use_cache=use_cache)
     out: list[LevelSet] = []
     base = scan
     if config.levels:
@@ -228,12 +230,16 @@ class LevelReader:
     jobs: int | None = None
     use_cache: bool = False
 
-    def project(self, scan: Scan, config: Config) -> tuple[LevelSet, ...]:
-        return project_levels(scan, config, jobs=self.jobs, use_cache=self.use_cache)
+    def engine(self, scan: Scan) -> EngineProject:
+        """The scan's engine project, to share between ``project`` and ``counted``."""
+        return EngineProject(Path(scan.root), scan.files, use_cache=self.use_cache)
+
+    def project(self, scan: Scan, config: Config, engine: EngineProject | None = None) -> tuple[LevelSet, ...]:
+        return project_levels(scan, config, jobs=self.jobs, use_cache=self.use_cache, project=engine)
 
     def one(self, root: Path, config: Config, scene: str) -> LevelSet:
         return read_level(root, config, scene, jobs=self.jobs, use_cache=self.use_cache)
 
-    def counted(self, scan: Scan, levels: LevelSet | None) -> Scan:
+    def counted(self, scan: Scan, levels: LevelSet | None, engine: EngineProject | None = None) -> Scan:
         """The whole scan as its report counts it (``project_scan``)."""
-        return project_scan(scan, levels, use_cache=self.use_cache)
+        return project_scan(scan, levels, project=engine, use_cache=self.use_cache)

@@ -371,11 +371,12 @@ class TexbudgetApp(App[int]):
 
     @work(thread=True, exclusive=True, group="levels", exit_on_error=False)
     def _levels(self, scan: Scan, config: Config, generation: int) -> None:
-        sets = self.level_reader.project(scan, config)
+        engine = self.level_reader.engine(scan)
+        sets = self.level_reader.project(scan, config, engine)
         named = self.named_level
         if named is not None and not any(lv.scene == named for levels in sets for lv in levels.levels):
             sets = (*sets, self.level_reader.one(self.root, config, named))
-        whole = self.level_reader.counted(scan, _primary(sets))
+        whole = self.level_reader.counted(scan, _primary(sets), engine)
         if not get_current_worker().is_cancelled:
             self.post_message(LevelsResolved(sets, generation, whole=whole))
 
