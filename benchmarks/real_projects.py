@@ -25,8 +25,9 @@ readers, the sidecars, the project index and the levels), grouped by code, and w
 writes them all. Info findings are counted, not listed. The results as of this commit are in
 ``benchmarks/real_projects.md``.
 
-This uses only the pure API (``readers.read_path``, ``levels.graph``, ``levels.godot``,
-``levels.unity``): the Unity index is adapted to the resolver's ``Project`` protocol here.
+This uses the readers (``readers.read_path``), the resolver (``levels.graph``) and, as the
+resolver's ``Project``, ``levels.project.EngineProject`` of each project: the one the scan uses,
+with the Godot and Unity indexes behind it (the Unity index read without the ``.meta`` cache).
 """
 
 from __future__ import annotations
@@ -39,13 +40,13 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from texbudget.levels.godot import GodotIndex
-from texbudget.levels.graph import Graph, Level, Project, instanced_scenes, resolve_level
-from texbudget.levels.unity import UnityProject, read_project
+from texbudget.levels.graph import Graph, Level, instanced_scenes, resolve_level
+from texbudget.levels.project import EngineProject
 from texbudget.model import Finding, MeshFacts, ReadResult, SceneFacts, Severity
 from texbudget.readers import kind_of, read_path, suffix_of
 from texbudget.readers.godot import read_godot_import
@@ -98,13 +99,13 @@ def _walk(root: Path, *, godot: bool, under: Sequence[str] = ("",)) -> list[str]
     return out
 
 
-def _resolve(corpus: Corpus, levels: Sequence[tuple[str, str]], project: Callable[[Graph], Project]) -> None:
+def _resolve(corpus: Corpus, levels: Sequence[tuple[str, str]], project: EngineProject) -> None:
     """Resolve every level, reading what a level wants that was not read yet (a file in a folder
     discovery skipped) and resolving again."""
     for _round in range(4):
         graph = corpus.graph()
-        index = project(graph)
-        resolved = [resolve_level(scene, graph, index, name) for scene, name in levels]
+        project.graph = graph
+        resolved = [resolve_level(scene, graph, project, name) for scene, name in levels]
         wanted = {w for level in resolved for w in level.wanted if (corpus.root / w).is_file() and w not in corpus.read}
         if not wanted:
             break
@@ -129,49 +130,22 @@ def godot_projects(checkout: Path) -> list[Corpus]:
                 corpus.sidecars += 1
                 parsed = read_godot_import(root / (rel + ".import"), rel + ".import")
                 corpus.found += [parsed] if isinstance(parsed, Finding) else parsed.findings
-        index = GodotIndex(root, files)
+        project = EngineProject(root, files)
         graph = corpus.graph()
+        project.graph = graph
         scenes = [s.path for s in graph.scenes.values() if s.role == "scene"]
-        inner = instanced_scenes(graph, index)
+        inner = instanced_scenes(graph, project)
         levels = [s for s in scenes if s not in inner]
-        main = index.main_scene("")
+        main = project.godot.main_scene("")
         if main and main not in levels:
             levels.append(main)
-        _resolve(corpus, [(s, "") for s in sorted(levels)], lambda _graph, index=index: index)
-        corpus.found += index.findings
+        _resolve(corpus, [(s, "") for s in sorted(levels)], project)
+        corpus.found += project.findings()
         out.append(corpus)
     return out
 
 
 # --- Unity ---------------------------------------------------------------------------------------
-
-
-class UnityAdapter:
-    """``UnityProject`` as the resolver's ``Project``: a model's mesh by the names its reader
-    gave (from the graph); an object of a model that gave no meshes (unreadable, an LFS
-    pointer) as the model file, so the resolver says why; any other object of a model (its
-    own material) as "" (the mesh's own). The resolver does not say which kind of edge it
-    resolves, so this cannot tell a material from a mesh the model lacks."""
-
-    def __init__(self, project: UnityProject, graph: Graph) -> None:
-        self.project, self.graph = project, graph
-
-    def _meshes(self, model: str) -> list[tuple[str, str]]:
-        return [(p, self.graph.meshes[p].name) for p in self.graph.meshes_of.get(model, [])]
-
-    def resolve(self, target: str, holder_file: str) -> str | None:
-        if not target.startswith("unity:"):
-            return target
-        found = self.project.resolve(target, holder_file, self._meshes)
-        if found is not None:
-            return found
-        model = self.project.paths.get(target.split(":")[1].lower())
-        if model is not None and model not in self.graph.meshes_of:
-            return model
-        return self.project.resolve(target, holder_file, self._meshes, kind="material")
-
-    def material_remap(self, material: str) -> str | None:
-        return None
 
 
 def unity_project(checkout: Path, *, every_scene: bool) -> Corpus:
@@ -183,11 +157,11 @@ def unity_project(checkout: Path, *, every_scene: bool) -> Corpus:
             corpus.sidecars += 1
             parsed = read_unity_meta(checkout / (rel + ".meta"), rel + ".meta")
             corpus.found += [parsed] if isinstance(parsed, Finding) else parsed.findings
-    project = read_project(checkout)
-    corpus.found += project.findings
+    project = EngineProject(checkout, files)
     scenes = sorted(r for r in files if r.endswith(".unity"))
-    levels = scenes if every_scene or not project.levels else list(project.levels)
-    _resolve(corpus, [(s, "") for s in levels], lambda graph: UnityAdapter(project, graph))
+    levels = scenes if every_scene or not project.unity.levels else list(project.unity.levels)
+    _resolve(corpus, [(s, "") for s in levels], project)
+    corpus.found += project.findings()
     return corpus
 
 

@@ -349,10 +349,22 @@ def load_report(args: argparse.Namespace, paths: Sequence[str], *, fixes: bool =
         from texbudget.levels.reading import read_level
         from texbudget.levels.reports import path_report
 
+        whole = None
         found = read_level(root, config, level, jobs=_jobs(args), progress=_progress(), use_cache=not args.no_cache)
         scan, report = found.scan, path_report(found, settings)
     else:
         scan = read_scene(root, config, explicit, jobs=_jobs(args), progress=_progress(), use_cache=not args.no_cache)
+        whole = None
+        if (levels and explicit is None) or any(s.refs for s in scan.scenes):  # levels, or engine files
+            from texbudget.levels.project import EngineProject
+            from texbudget.levels.reading import project_scan, scan_levels
+
+            project = EngineProject(root, scan.files, use_cache=not args.no_cache)  # its indexes built once
+            if levels and explicit is None:
+                whole = scan_levels(scan, config, jobs=_jobs(args), progress=_progress(), use_cache=not args.no_cache,
+                                    project=project)
+            # what engine materials, scenes and levels use counts as a glTF's does (docs/levels.md)
+            scan = project_scan(scan, whole, project=project)
         report = evaluate(scan, settings)
     if scan.cache.status == "unavailable":
         print(f"texbudget: note: running without the read cache: {scan.cache.reason}", file=sys.stderr)
@@ -360,12 +372,10 @@ def load_report(args: argparse.Namespace, paths: Sequence[str], *, fixes: bool =
         from texbudget.pipeline import deep_findings
 
         report = replace(report, findings=report.findings + deep_findings(report))
-    if levels and level is None and explicit is None:
-        from texbudget.levels.reading import scan_levels
+    if level is None and whole is not None:
         from texbudget.levels.reports import with_levels
 
-        whole = scan_levels(scan, config, jobs=_jobs(args), progress=_progress(), use_cache=not args.no_cache)
-        report = with_levels(report, whole, settings, reports=levels == "reports" or (whole is not None and whole.source != "auto"))
+        report = with_levels(report, whole, settings, reports=levels == "reports" or whole.source != "auto")
     return report, config, scan
 
 

@@ -238,7 +238,9 @@ class SceneFacts(Record, frozen=True):
     # .mat): the edges a level follows (docs/levels.md); a glTF's own graph is in the fields above
     refs: tuple[SceneRef, ...] = ()
     # "scene": a file an engine loads as a level or instances (.tscn, .unity, .prefab);
-    # "resource": a file other files load (.tres material, .mat); "" for glTF and meshes
+    # "resource": a file other files load (.tres material, .mat); "" for glTF and meshes;
+    # "level" and "project" (path ""): a level's view and an engine project's uses
+    # (texbudget/levels/reports.py level_scan, levels/reading.py project_scan)
     role: str = ""
     # glTF materials whose alphaMode is not OPAQUE (the default), with the mode as written
     # ("MASK", "BLEND"): their baseColor's alpha is coverage; an OPAQUE material ignores it

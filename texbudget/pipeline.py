@@ -181,11 +181,15 @@ def prepare(scan: Scan) -> _Prepared:
 
 def instance_counts(scan: Scan, overrides: Sequence[tuple[str, int]]) -> dict[str, int]:
     """Instances per mesh: the scene graphs' counts, then ``[[instances]]`` globs (last wins);
-    a mesh no scene places counts once."""
+    a mesh no scene places counts once. An engine project's levels (a scene of role "project",
+    ``levels.reading.project_scan``) replace the count of each mesh they place."""
     counts: dict[str, int] = {}
+    levels: dict[str, int] = {}
     for scene in scan.scenes:
+        into = levels if scene.role == "project" else counts
         for placed, n in scene.instances:
-            counts[placed] = counts.get(placed, 0) + n
+            into[placed] = into.get(placed, 0) + n
+    counts.update(levels)
     for mesh in scan.meshes:
         counts.setdefault(mesh.path, 1)
         for pattern, n in overrides:

@@ -141,13 +141,15 @@ mesh = ExtResource("2_m")
 #: - textures: wood.png 256 (barrel's and the stall's surface 0), iron.png 128 (the stall's
 #:   surface 1 override), moss.png 128 (the rock's material_override), shared_n.png 256
 #:   (iron's and moss's normal_texture: once; a normal map, BC5: 1 byte a texel, 87,408 content
-#:   bytes, top level 64 KiB: 22 × 4 KiB) — not stone.png (the rock's own material, replaced) nor cloth.png (the
-#:   stall's surface 1, replaced), nor unused.png 512;
+#:   bytes, top level 64 KiB: 22 × 4 KiB), and stone.png 256 (the rock's own material) and
+#:   cloth.png 256 (the stall's own surface 1): Godot loads a mesh's surface materials with the
+#:   mesh, an override only changes what it is drawn with (docs/levels.md, "Overrides") — not
+#:   unused.png 512;
 #: - a TB120 for gone.tscn and a TB121 for broken.tscn, both on levels/town.tscn.
 TOWN_MESHES = {"meshes/barrel.tres#mesh/0": 4, "meshes/rock.tres#mesh/0": 251, "meshes/stall.tres#mesh/0": 1}
 TOWN_MESH_BYTES = 1800 + 780 + 1200
-TOWN_TEXTURES = ["tex/iron.png", "tex/moss.png", "tex/shared_n.png", "tex/wood.png"]
-TOWN_TEXTURE_BYTES = ALLOCATED[256] + 2 * ALLOCATED[128] + 90112
+TOWN_TEXTURES = ["tex/cloth.png", "tex/iron.png", "tex/moss.png", "tex/shared_n.png", "tex/stone.png", "tex/wood.png"]
+TOWN_TEXTURE_BYTES = 3 * ALLOCATED[256] + 2 * ALLOCATED[128] + 90112
 
 
 def godot_project(root: Path) -> Path:

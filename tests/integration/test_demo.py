@@ -464,3 +464,44 @@ def test_godot_folder_scan_prices_every_texture_as_designed(
     report = json.loads(out)
     assert {t["path"]: t["gpu_bytes"] for t in report["textures"]} == GODOT_TEXTURE_BYTES
     assert sum(GODOT_TEXTURE_BYTES.values()) == 102_142_192  # 97.41 MiB
+
+
+def test_godot_folder_scan_names_the_materials_that_use_each_texture(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A texture a Godot material or scene of the project references is used (its material in
+    ``used_by``, no TB006); only the one nothing references is TB006. The meshes the levels
+    place count every level's instances (the whole scan is every level loaded at once)."""
+    cli = pytest.importorskip("texbudget.cli")
+    monkeypatch.chdir(REPO)
+    assert cli.main(["scan", "assets/godot_demo", "--format", "json", "--no-cache"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert {t["path"]: t["used_by"] for t in report["textures"]} == {
+        "textures/awning_albedo.png": ["props/stall.tscn#material/0"],
+        "textures/brass_albedo.png": ["materials/brass.tres"],
+        "textures/brass_orm.png": ["materials/brass.tres"],
+        "textures/cobble_albedo.png": ["materials/cobble.tres"],
+        "textures/cobble_normal.png": ["materials/cobble.tres"],
+        "textures/crate_albedo.png": ["models/crate.glb#material/0"],
+        "textures/crate_normal.png": ["models/crate.glb#material/0"],
+        "textures/iron_albedo.png": ["materials/iron.tres"],
+        "textures/iron_normal.png": ["materials/iron.tres"],
+        "textures/lantern_glow.png": ["models/lantern.glb#material/1"],
+        "textures/planks_albedo.png": ["materials/planks.tres"],
+        "textures/planks_normal.png": ["materials/planks.tres"],
+        "textures/test/uv_checker.png": [],
+        "textures/water_foam.png": ["levels/harbor.tscn#material/0"],
+        "ui/title_card.png": ["menu/main_menu.tscn"],
+    }
+    assert [(f["path"], f["code"]) for f in report["findings"]] == [("textures/test/uv_checker.png", "TB006")]
+    # market + harbor (test_godot_levels_place_their_meshes_with_nested_counts)
+    assert {m["path"]: m["instances"] for m in report["meshes"]} == {
+        path: MARKET_MESHES[path] + HARBOR_MESHES[path] for path in MARKET_MESHES}
+    assert {m["path"]: m["instances"] for m in report["meshes"]} == {
+        "meshes/lamp_post.tres#mesh/0": 10, "meshes/paving_tile.tres#mesh/0": 109, "models/crate.glb#mesh/0": 21,
+        "models/lantern.glb#mesh/0": 10, "models/lantern.glb#mesh/1": 40}
+    # the title card is a TextureRect's (a 2D node's "texture"): detect_3d leaves it lossless,
+    # RGBA8 without mips (GODOT_TEXTURE_BYTES), in the whole scan and in the menu's level:
+    # 8,294,400 bytes in 127 64-KiB pages
+    levels = {lv["name"]: lv["texture_bytes"] for lv in report["levels"]}
+    assert levels["main_menu"] == 127 * 65536

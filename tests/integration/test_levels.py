@@ -65,10 +65,10 @@ def test_a_godot_level_prices_what_it_loads(capsys, godot):
         ("meshes/rock.tres#mesh/0", 251, 780), ("meshes/barrel.tres#mesh/0", 4, 1800), ("meshes/stall.tres#mesh/0", 1, 1200)]
     assert {m["path"]: m["instances"] for m in data["meshes"]} == lp.TOWN_MESHES
     textures = {t["path"]: (t["allocated_bytes"], t["used_by"]) for t in data["textures"]}
-    assert sorted(textures) == lp.TOWN_TEXTURES  # not stone.png, cloth.png (replaced) nor unused.png
+    assert sorted(textures) == lp.TOWN_TEXTURES  # stone.png, cloth.png too (the meshes' own), not unused.png
     assert textures["tex/shared_n.png"] == (90112, ["mat/moss.tres", "mat/iron.tres"])  # shared: once, both users
     assert textures["tex/wood.png"] == (lp.ALLOCATED[256], ["mat/wood.tres"])
-    assert sum(a for a, _ in textures.values()) == lp.TOWN_TEXTURE_BYTES == 159744
+    assert sum(a for a, _ in textures.values()) == lp.TOWN_TEXTURE_BYTES == 249856
     scenario = data["scenarios"][0]
     assert scenario["bytes"]["textures"] == lp.TOWN_TEXTURE_BYTES and scenario["bytes"]["meshes"] == lp.TOWN_MESH_BYTES == 3780
     assert scenario["total_bytes"] == lp.TOWN_TEXTURE_BYTES + lp.TOWN_MESH_BYTES + render_targets(data)
@@ -81,7 +81,7 @@ def test_a_godot_level_prices_what_it_loads(capsys, godot):
     ]
     (level,) = data["levels"]
     assert {k: v for k, v in level.items() if k != "scenarios"} == {
-        "name": "town", "scene": "levels/town.tscn", "source": "path", "textures": 4, "meshes": 3,
+        "name": "town", "scene": "levels/town.tscn", "source": "path", "textures": 6, "meshes": 3,
         "texture_bytes": lp.TOWN_TEXTURE_BYTES, "mesh_bytes": lp.TOWN_MESH_BYTES, "instances": 256}
     assert level["scenarios"] == data["scenarios"]
 
@@ -90,8 +90,17 @@ def test_the_level_is_read_alone_and_its_root_is_the_project(capsys, godot):
     """Only what the level loads is read: the other scenes, materials and textures are not."""
     code, out, _ = run(capsys, "scan", str(godot / "levels" / "town.tscn"), *FLAGS)
     assert code == 0
-    assert out.splitlines()[:2] == ["texbudget: 4 textures, 3 meshes, 3 findings — platform desktop, config defaults",
-                                    "level town: levels/town.tscn and what it loads"]
+    # content: 3 × 43,704 (256²) + 2 × 10,936 (128²) + 87,408 (the BC5 normal map) = 240,392 bytes
+    assert out.splitlines()[:2] == ["texbudget: 6 textures, 3 meshes, 3 findings — platform desktop, config defaults",
+                                    "level town: levels/town.tscn and what it loads: 6 textures (234.76 KiB content, "
+                                    "244.00 KiB allocated), 3 meshes (256 instances)"]
+    start = out.splitlines().index("Meshes the level places, by instances:")
+    assert out.splitlines()[start + 1:start + 5] == [
+        "instances  mesh                         buffer",
+        "      251  meshes/rock.tres#mesh/0       780 B",
+        "        4  meshes/barrel.tres#mesh/0  1.76 KiB",
+        "        1  meshes/stall.tres#mesh/0   1.17 KiB",
+    ]
     # the root is the folder of project.godot, though the file is two folders down
     data = scan_json(capsys, "../game/levels/town.tscn")
     assert data["meshes"][0]["path"] == "meshes/rock.tres#mesh/0"
@@ -151,6 +160,23 @@ def uf_guid(name: str) -> str:
     return guid(name)
 
 
+def test_a_unity_folder_scan_names_the_materials_that_use_each_texture(capsys, unity):
+    """The whole scan of a Unity project: a texture a .mat references is used (the .mat in
+    ``used_by``, no TB006); the unreferenced one is TB006; the FBX's mesh counts the instances
+    the project's one Build Settings scene places (8), not its own scene graph's (1)."""
+    code, out, _ = run(capsys, "scan", str(unity), "--no-cache", "--format", "json")
+    data = json.loads(out)
+    assert code == 0
+    assert {t["path"]: t["used_by"] for t in data["textures"]} == {
+        "Assets/Textures/normal.png": ["Assets/Materials/Painted.mat"],
+        "Assets/Textures/paint.png": ["Assets/Materials/Painted.mat"],
+        "Assets/Textures/unused.png": [],
+        "Assets/Textures/wood.png": ["Assets/Materials/Wood.mat"],
+    }
+    assert [p for p, c, _ in findings(data) if c == "TB006"] == ["Assets/Textures/unused.png"]
+    assert {m["path"]: m["instances"] for m in data["meshes"]} == lp.MAIN_MESHES == {"Assets/Models/Crate.fbx#mesh/0": 8}
+
+
 def test_a_unity_mesh_named_by_the_model_meta_table(capsys, unity):
     """A legacy fileID (4300000) the model's .meta names: the mesh of that name."""
     lp.write(unity, "Assets/Models/Crate.fbx.meta", lp._meta(lp.GUIDS["model"], "ModelImporter",
@@ -204,7 +230,7 @@ def test_a_level_follows_files_the_scan_excludes(capsys, godot):
     (godot / "texbudget.toml").write_text('[scan]\nexclude = ["tex/**"]\n\n[[level]]\nscene = "levels/town.tscn"\n')
     data = scan_json(capsys, str(godot))
     assert [t["path"] for t in data["textures"]] == []
-    assert data["levels"][0]["textures"] == 4 and data["levels"][0]["texture_bytes"] == lp.TOWN_TEXTURE_BYTES
+    assert data["levels"][0]["textures"] == 6 and data["levels"][0]["texture_bytes"] == lp.TOWN_TEXTURE_BYTES
 
 
 # --- [[level]] ---------------------------------------------------------------------------------
@@ -238,20 +264,22 @@ def test_levels_in_json(capsys, configured):
     rt = render_targets(data)
     town, loop = data["levels"]
     assert {k: v for k, v in town.items() if k != "scenarios"} == {
-        "name": "town", "scene": "levels/town.tscn", "source": "config", "textures": 4, "meshes": 3,
-        "texture_bytes": 159744, "mesh_bytes": 3780, "instances": 256}
+        "name": "town", "scene": "levels/town.tscn", "source": "config", "textures": 6, "meshes": 3,
+        "texture_bytes": 249856, "mesh_bytes": 3780, "instances": 256}
     assert {k: v for k, v in loop.items() if k != "scenarios"} == {
         "name": "loop", "scene": "levels/loop.tscn", "source": "config", "textures": 1, "meshes": 1,
         "texture_bytes": lp.ALLOCATED[256], "mesh_bytes": 1800, "instances": 1}
     (s,) = town["scenarios"]
-    assert s["bytes"] == {"textures": 159744, "meshes": 3780, "acceleration_structures": 0, "render_targets": rt}
-    assert s["total_bytes"] == 159744 + 3780 + rt
+    assert s["bytes"] == {"textures": 249856, "meshes": 3780, "acceleration_structures": 0, "render_targets": rt}
+    assert s["total_bytes"] == 249856 + 3780 + rt
     assert [(c["name"], c["usable_bytes"], c["free_bytes"], c["verdict"]) for c in s["cards"]][1] == (
         "1GB", USABLE_1GB, USABLE_1GB - s["total_bytes"], "over")
     assert set(s) == set(data["scenarios"][0])  # the shape of the top-level scenarios
     assert s["fixes"] and all(f["card"] == "1GB" for f in s["fixes"])  # a named level's fixes are searched
-    # the levels' findings join the report's, each once
-    assert [c for _, c, _ in findings(data)] == ["TB100", "TB120", "TB121", "TB122"]
+    # the levels' findings join the report's, each once; the one texture no material of the
+    # project references is unused (its materials' textures are used: no TB006 for them)
+    assert [c for _, c, _ in findings(data)] == ["TB100", "TB006", "TB120", "TB121", "TB122"]
+    assert [p for p, c, _ in findings(data) if c == "TB006"] == ["tex/unused.png"]
 
 
 def test_levels_in_text_markdown_and_csv(capsys, configured):
@@ -262,14 +290,27 @@ def test_levels_in_text_markdown_and_csv(capsys, configured):
     at = lines.index("Levels ([[level]]), each judged alone:")
     assert lines[at + 1: at + 4] == [
         "level  scene             textures  meshes  texture VRAM  mesh VRAM  largest total   worst",
-        f"town   levels/town.tscn         4       3    156.00 KiB   3.69 KiB     {town_total}  ✗ over",
+        f"town   levels/town.tscn         6       3    244.00 KiB   3.69 KiB     {town_total}  ✗ over",
         f"loop   levels/loop.tscn         1       1     44.00 KiB   1.76 KiB     {loop_total}  ✗ over",
     ]
     assert lines[at + 5: at + 9] == ["Level town (levels/town.tscn), verdict:", "                              8GB        1GB   (GiB used/usable)",
                                      "1920x1080 ultra RT off  0.2/7.1 ✓  0.2/0.1 ✗", ""]
-    assert human_bytes(159744) == "156.00 KiB" and human_bytes(3780) == "3.69 KiB"
+    # each judged level's fixes, as its JSON scenarios hold them (1GB is over by the JSON's free bytes)
+    town_free = human_bytes(-total[0]["scenarios"][0]["cards"][1]["free_bytes"])
+    assert lines[at + 9: at + 15] == [
+        "What would make level town fit:",
+        f"1GB, 1920x1080 ultra RT off (over, -{town_free} free):",
+        "  - render at the upscaler's performance preset (was native; working set is an estimate): saves 39.05 MiB",
+        "  - drop the top 3 mips of every texture in tex/*: saves 220.00 KiB",
+        "    together: 39.27 MiB — not enough on its own",
+        "",
+    ]
+    assert [(f["action"], f["saves_bytes"]) for f in total[0]["scenarios"][0]["fixes"]][1] == (
+        "drop the top 3 mips of every texture in tex/*", 220 * 1024)
+    assert human_bytes(249856) == "244.00 KiB" and human_bytes(3780) == "3.69 KiB"
     code, md, _ = run(capsys, "scan", str(configured), "--no-cache", "--format", "markdown")
-    assert (f"| town | `levels/town.tscn` | 4 | 3 | 156.00 KiB | 3.69 KiB | {town_total} | ✗ over |") in md.splitlines()
+    assert (f"| town | `levels/town.tscn` | 6 | 3 | 244.00 KiB | 3.69 KiB | {town_total} | ✗ over |") in md.splitlines()
+    assert md.count("What would make level town fit:") == 1 and md.count("What would make level loop fit:") == 1
     assert "#### Level loop (`levels/loop.tscn`)" in md.splitlines()
     code, csv_text, _ = run(capsys, "scan", str(configured), "--no-cache", "--format", "csv")
     rows = csv_text.split("\r\n")
@@ -278,9 +319,9 @@ def test_levels_in_text_markdown_and_csv(capsys, configured):
     total_bytes = total[0]["scenarios"][0]["total_bytes"]
     usable_8gb = total[0]["scenarios"][0]["cards"][0]["usable_bytes"]
     assert town == [
-        f"level,levels/town.tscn,,,,,,,,,,,,159744,,,,,3780,,town,1920x1080 ultra RT off,8GB,{total_bytes},{usable_8gb},"
+        f"level,levels/town.tscn,,,,,,,,,,,,249856,,,,,3780,,town,1920x1080 ultra RT off,8GB,{total_bytes},{usable_8gb},"
         f"{usable_8gb - total_bytes},fits",
-        f"level,levels/town.tscn,,,,,,,,,,,,159744,,,,,3780,,town,1920x1080 ultra RT off,1GB,{total_bytes},{USABLE_1GB},"
+        f"level,levels/town.tscn,,,,,,,,,,,,249856,,,,,3780,,town,1920x1080 ultra RT off,1GB,{total_bytes},{USABLE_1GB},"
         f"{USABLE_1GB - total_bytes},over",
     ]
     assert usable_8gb == (8 << 30) - (900 << 20)  # the reserve: max(900 MiB, 7 % of 8 GiB)
@@ -362,7 +403,7 @@ def test_a_godot_project_lists_its_levels(capsys, godot):
     assert lines[at - 1: at + 5] == [
         "", lines[at],
         "level  scene             textures  meshes  texture VRAM  mesh VRAM  largest total   worst",
-        f"town   levels/town.tscn         4       3    156.00 KiB   3.69 KiB     {totals[0]}  ✓ fits",
+        f"town   levels/town.tscn         6       3    244.00 KiB   3.69 KiB     {totals[0]}  ✓ fits",
         f"loop   levels/loop.tscn         1       1     44.00 KiB   1.76 KiB     {totals[1]}  ✓ fits",
         "",
     ]
@@ -441,3 +482,31 @@ def test_an_unknown_uid_is_a_finding_saying_why(capsys, godot):
     scan = read_scene(godot, config_mod.load(None))
     level = resolve_level("levels/town.tscn", graph_of(scan, set(scan.files)), GodotIndex(godot, scan.files))
     assert level.meshes == lp.TOWN_MESHES
+
+
+def test_a_level_with_many_meshes_lists_the_most_placed(capsys, godot, monkeypatch: pytest.MonkeyPatch):
+    import texbudget.report.levels as levels_report
+
+    monkeypatch.setattr(levels_report, "MAX_PLACED_ROWS", 2)
+    _, out, _ = run(capsys, "scan", str(godot / "levels" / "town.tscn"), *FLAGS)
+    lines = out.splitlines()
+    start = lines.index("Meshes the level places, by instances:")
+    assert lines[start + 2:start + 5] == [
+        "      251  meshes/rock.tres#mesh/0       780 B",
+        "        4  meshes/barrel.tres#mesh/0  1.76 KiB",
+        "… and 1 more mesh (--format json lists every one)",
+    ]
+
+
+def test_a_level_s_markdown_says_what_it_loads_and_places(capsys, godot):
+    _, md, _ = run(capsys, "scan", str(godot / "levels" / "town.tscn"), *FLAGS, "--format", "markdown")
+    lines = md.splitlines()
+    start = lines.index("Level town: `levels/town.tscn` and what it loads: 6 textures (234.76 KiB content, "
+                        "244.00 KiB allocated), 3 meshes (256 instances).")
+    assert lines[start + 1:start + 9] == [
+        "", "#### Meshes the level places", "",
+        "| instances | mesh | buffer |", "|--:|---|--:|",
+        "| 251 | `meshes/rock.tres#mesh/0` | 780 B |",
+        "| 4 | `meshes/barrel.tres#mesh/0` | 1.76 KiB |",
+        "| 1 | `meshes/stall.tres#mesh/0` | 1.17 KiB |",
+    ]

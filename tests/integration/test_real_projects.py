@@ -61,3 +61,24 @@ def test_checkout_lists_the_objects_a_mirror_lacks(bare: Path, tmp_path: Path) -
     assert missing == ["godot_demo/textures/cobble_albedo.png"]
     assert (tmp_path / "co" / "godot_demo" / "project.godot").read_bytes() == (GODOT / "project.godot").read_bytes()
     assert not (tmp_path / "co" / "godot_demo" / "textures" / "cobble_albedo.png").exists()
+
+
+def test_a_unity_project_through_the_script(tmp_path: Path) -> None:
+    """The hand-made Unity project of the level tests (tests/integration/level_projects.py) read
+    and resolved by the script with ``levels.project.EngineProject``, as the scan resolves it:
+    its Build Settings scene, the FBX crate's mesh, the three textures its materials load, the
+    two built-ins (TB124) and the deleted model (TB123) as the level tests find them."""
+    from tests.integration import level_projects as lp
+
+    root = lp.unity_project(tmp_path / "proj")
+    out = tmp_path / "unity.json"
+    done = subprocess.run([sys.executable, str(REPO / "benchmarks" / "real_projects.py"), "unity", str(root), "--json", str(out)],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text())
+    assert (result["projects"], result["files_read"], result["sidecars"], result["lfs_pointers"]) == (1, 11, 4, 0)
+    assert result["by_suffix"] == {".fbx": 1, ".mat": 2, ".png": 4, ".prefab": 3, ".unity": 1}
+    assert (result["levels"], result["level_meshes"], result["level_textures"]) == (1, len(lp.MAIN_MESHES), len(lp.MAIN_TEXTURES))
+    assert result["by_code"] == {"TB113 info": 2, "TB123 warning": 1, "TB124 info": 2}
+    assert [(f["path"], f["code"]) for f in result["listed"]] == [("Assets/Scenes/Main.unity", "TB123")]
+    assert "(Ghost): guid 64656c657465642d6d6f64656c000000 is in no .meta" in result["listed"][0]["message"]

@@ -152,7 +152,7 @@ async def settle(app, pilot, rounds: int = 200) -> None:
             await app.workers.wait_for_complete(others)
         await pilot.pause()
         busy = (app.scanning or app._eval_timer is not None or app._rescanning
-                or any(w.group in ("scan", "evaluate", "rescan") and not w.is_finished for w in app.workers))
+                or any(w.group in ("scan", "evaluate", "rescan", "levels") and not w.is_finished for w in app.workers))
         if not busy:
             await pilot.pause()
             return

@@ -59,3 +59,11 @@ def test_help(snap_compare):
 
 def test_picker(snap_compare):
     assert snap_compare(fresh_app(), terminal_size=(80, 24), run_before=after("t"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_level_screen(snap_compare, size):
+    """The Godot demo project with its market level chosen (``m``, the last level)."""
+    from .test_levels_tui import demo_app
+
+    assert snap_compare(demo_app(), terminal_size=size, run_before=after("m", "end", "enter"))

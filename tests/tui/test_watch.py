@@ -187,3 +187,15 @@ async def test_a_rule_the_app_writes_is_read_back_quietly(tmp_path):
         assert plan_of(app, "a.png").width == 64
         assert plan_of(app, "a.png").decided_by.endswith("rule 1 in texbudget.toml: max_size 64")
         assert [m for m, _ in notes] == ["written as rule 1 in " + str(tmp_path / "texbudget.toml")]
+
+
+def test_rebase_reports_no_change_for_files_the_levels_start_or_stop_loading():
+    a, b, c = ((1, 10),), ((2, 20),), ((3, 30),)
+    before = {"tex/a.png": a, "lvl/only.png": b}
+    after = {"tex/a.png": a, "lvl/new.png": c}  # the levels now load new.png, no longer only.png
+    rebased = scanning.rebase(before, after, frozenset({"lvl/only.png"}), frozenset({"lvl/new.png"}))
+    assert rebased == {"tex/a.png": a, "lvl/new.png": c}
+    assert not scanning.changes(rebased, after)
+    # a discovered file that went away is still a removal
+    gone = scanning.rebase({"tex/a.png": a, "tex/b.png": b}, {"tex/a.png": a}, frozenset(), frozenset())
+    assert scanning.changes(gone, {"tex/a.png": a}).removed == {"tex/b.png"}

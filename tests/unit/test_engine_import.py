@@ -235,6 +235,11 @@ def test_godot_size_limit_scales_proportionally(w: int, h: int, limit: str, out:
     ("2", ("baseColorTexture",), "lossless, used in 3D → Basis Universal (detect_3d)", "BC7_SRGB", 11),
     ("0", ("baseColorTexture",), "lossless", "R8G8B8A8_SRGB", 1),
     ("1", (), "lossless", "R8G8B8A8_SRGB", 1),
+    # a Godot material's slot converts it; a 2D node's (TextureRect, TextureButton) does not
+    ("1", ("albedo_texture",), "lossless, used in 3D → VRAM compressed (detect_3d)", "BC1_RGB_SRGB", 11),
+    ("1", ("texture",), "lossless", "R8G8B8A8_SRGB", 1),
+    ("1", ("texture", "texture_normal", "icon"), "lossless", "R8G8B8A8_SRGB", 1),
+    ("1", ("texture", "shader_parameter/mask"), "lossless, used in 3D → VRAM compressed (detect_3d)", "BC1_RGB_SRGB", 11),
 ])
 def test_godot_detect_3d(compress_to: str, slots: tuple, mode_words: str, fmt: str, levels: int) -> None:
     e = gd(compress__mode="0", detect_3d__compress_to=compress_to)

@@ -1,5 +1,6 @@
 """The level resolver (texbudget/levels/graph.py) on hand-made facts: counts multiply along
-nested instances, shared assets count once, overrides replace a mesh's own materials, and
+nested instances, shared assets count once, overrides (a Unity renderer's replace a mesh's own
+materials, a Godot one's add to them), and
 missing files, unknown ids and cycles are findings, never a hang."""
 
 from __future__ import annotations
@@ -86,27 +87,54 @@ def test_an_instanced_gltf_brings_its_own_scene_graph_and_materials():
     assert set(level.textures) == {"tex/wall.png", "tex/roof.png"}  # material 7 is on no placed mesh
 
 
-def test_overrides_replace_the_meshes_own_materials():
+def _override_graph(ext: str) -> Graph:
+    """A two-surface rock placed twice by scenes of suffix ``ext``: ``all`` overrides every
+    surface (Godot's ``material_override``), ``one`` surface 0 only (``surfaces``)."""
     own = "rock.glb#material/0"
-    graph = _graph(
+    return _graph(
         meshes=[_mesh("rock.glb#mesh/0", own, "rock.glb#material/1")],
         scenes=[
-            _scene("all.tscn", _ref("all.tscn", "rock.glb#mesh/0", "mesh", material="mat/moss.tres")),
-            _scene("one.tscn", _ref("one.tscn", "rock.glb#mesh/0", "mesh", surfaces=("one.tscn#material/0",)),
-                   _ref("one.tscn#material/0", "tex/snow.png", "texture", slot="albedo_texture")),
+            _scene(f"all{ext}", _ref(f"all{ext}", "rock.glb#mesh/0", "mesh", material="mat/moss.tres")),
+            _scene(f"one{ext}", _ref(f"one{ext}", "rock.glb#mesh/0", "mesh", surfaces=(f"one{ext}#material/0",)),
+                   _ref(f"one{ext}#material/0", "tex/snow.png", "texture", slot="albedo_texture")),
             _scene("mat/moss.tres", _ref("mat/moss.tres", "tex/moss.png", "texture", slot="albedo_texture"), role="resource"),
             SceneFacts(path="rock.glb", texture_usage=((("tex/rock.png", own, "baseColorTexture")),
                                                        ("tex/rock_detail.png", "rock.glb#material/1", "baseColorTexture"))),
         ],
         textures=["tex/rock.png", "tex/rock_detail.png", "tex/moss.png", "tex/snow.png"],
     )
+
+
+def test_a_godot_override_loads_the_meshes_own_materials_too():
+    """Godot loads a mesh resource's surface materials with it (dependencies of the mesh): an
+    override changes what the mesh is drawn with, not what is in VRAM."""
+    graph = _override_graph(".tscn")
     every = resolve_level("all.tscn", graph)
-    assert set(every.textures) == {"tex/moss.png"}
-    assert every.textures["tex/moss.png"] == (("mat/moss.tres", "albedo_texture"),)
+    assert every.textures == {
+        "tex/moss.png": (("mat/moss.tres", "albedo_texture"),),  # the override
+        "tex/rock.png": (("rock.glb#material/0", "baseColorTexture"),),  # and the mesh's own two
+        "tex/rock_detail.png": (("rock.glb#material/1", "baseColorTexture"),),
+    }
     assert "mat/moss.tres" in every.files
     first = resolve_level("one.tscn", graph)
-    assert set(first.textures) == {"tex/snow.png", "tex/rock_detail.png"}  # surface 1 keeps its own
-    assert first.textures["tex/snow.png"] == (("one.tscn#material/0", "albedo_texture"),)
+    assert first.textures == {
+        "tex/snow.png": (("one.tscn#material/0", "albedo_texture"),),
+        "tex/rock.png": (("rock.glb#material/0", "baseColorTexture"),),
+        "tex/rock_detail.png": (("rock.glb#material/1", "baseColorTexture"),),
+    }
+
+
+def test_a_unity_override_replaces_the_meshes_own_materials():
+    """A Unity Mesh holds no material: the renderer's materials are all that is loaded, a
+    surface left empty keeps the model's own."""
+    graph = _override_graph(".prefab")
+    every = resolve_level("all.prefab", graph)
+    assert every.textures == {"tex/moss.png": (("mat/moss.tres", "albedo_texture"),)}
+    first = resolve_level("one.prefab", graph)
+    assert first.textures == {
+        "tex/snow.png": (("one.prefab#material/0", "albedo_texture"),),
+        "tex/rock_detail.png": (("rock.glb#material/1", "baseColorTexture"),),  # surface 1 keeps its own
+    }
 
 
 def test_a_mesh_file_places_every_mesh_it_holds():

@@ -300,11 +300,30 @@ class _Walk:
                 self.note(file, "TB120", f"places mesh {mesh_path}, which its file does not hold; not priced")
                 continue
             out.meshes[mesh_path] = out.meshes.get(mesh_path, 0) + max(count, 0)
-            out.files[file_of(mesh_path)] = None
+            mesh_file = file_of(mesh_path)
+            out.files[mesh_file] = None
+            both = loads_own_material(file)
             for i, prim in enumerate(mesh.primitives):
-                chosen = material or (surfaces[i] if i < len(surfaces) else "") or self.material_id(prim.material or "", file_of(mesh_path))
-                if chosen:
-                    self.material(out, chosen, file_of(mesh_path))
+                override = material or (surfaces[i] if i < len(surfaces) else "")
+                if override:
+                    self.material(out, override, mesh_file)
+                if not override or both:
+                    own = self.material_id(prim.material or "", mesh_file)
+                    if own:
+                        self.material(out, own, mesh_file)
+
+
+#: Files of an engine whose meshes keep their own materials loaded under an override: Godot
+#: (an ArrayMesh's surface materials are dependencies of the mesh resource, loaded with it,
+#: whatever a MeshInstance3D draws it with; docs/levels.md, "Overrides").
+GODOT_FILES = (".tscn", ".scn", ".escn", ".tres", ".res")
+
+
+def loads_own_material(file: str) -> bool:
+    """Whether a mesh placed by ``file`` loads its own materials even where the placement
+    overrides them: a Godot scene or resource does; a Unity scene or prefab does not (a Unity
+    Mesh holds no material: the renderer's ``m_Materials`` are all there is)."""
+    return file.lower().endswith(GODOT_FILES)
 
 
 def resolve_level(scene: str, graph: Graph, project: Project | None = None, name: str = "") -> Level:

@@ -10,6 +10,8 @@ only place that decides what to read next.
   project's own (``EngineProject.automatic_levels``); None when there are none. What the
   levels load that the scan did not read (a file ``[scan] exclude`` leaves out, or one
   ``[scan] follow = "gltf"`` does not follow) is read for them, and counted in the levels only.
+- ``project_levels(scan, config)``: every level for the TUI's picker (``[[level]]``, then the
+  project's levels it does not name); ``LevelReader`` reads levels with the TUI's jobs and cache.
 
 A level loads what its files name, whatever ``[scan] include`` and ``exclude`` say: the
 engine loads it too. Every round reads its files in one ``read_scene`` call (cache, process
@@ -22,7 +24,7 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Collection, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from texbudget.config import Config
@@ -30,7 +32,7 @@ from texbudget.errors import ConfigError
 from texbudget.levels.graph import Graph, Level, resolve_level
 from texbudget.levels.project import EngineProject
 from texbudget.levels.reports import LevelSet
-from texbudget.model import file_of
+from texbudget.model import SceneFacts, file_of
 from texbudget.scan.job import Progress
 from texbudget.scan.scene import Scan, read_scene
 
@@ -94,6 +96,48 @@ def read_levels(
     return LevelSet(scan=scan, levels=tuple(levels), source=source, findings=found)
 
 
+def project_scan(scan: Scan, levels: LevelSet | None = None, *, project: EngineProject | None = None,
+                 use_cache: bool = False) -> Scan:
+    """The whole scan as its report counts it when it holds engine scenes or resources
+    (docs/levels.md, "The whole scan of an engine project"): ``scan`` and one more
+    ``SceneFacts`` (role "project", path "") holding
+
+    - every texture a material or scene of the scan references (a ``texture`` edge of a Godot
+      ``.tres``/``.tscn``, a sub-resource material, a Unity ``.mat``; resolved by the project
+      index to a texture the scan read) as a (texture, material, slot) use, as a glTF's
+      materials give them: ``used_by`` names the material, its slot counts as a glTF slot
+      does, and such a texture is not "unused" (TB006);
+    - the instances ``levels`` place, summed over the levels (the whole scan is every level
+      loaded at once, as a folder of glTF scenes is every scene); ``pipeline.instance_counts``
+      takes them instead of a model's own scene graph.
+
+    ``scan`` itself when there is nothing to add (a texture or glTF tree: unchanged)."""
+    engine = [s for s in scan.scenes if s.refs]
+    if not engine and (levels is None or not levels.levels):
+        return scan
+    have = {t.path for t in scan.textures}
+    uses: dict[tuple[str, str, str], None] = {}
+    if engine:
+        project = project or EngineProject(Path(scan.root), scan.files, use_cache=use_cache)
+        for facts in engine:
+            for ref in facts.refs:
+                if ref.kind == "texture":
+                    path = project.resolve(ref.target, facts.path, kind="texture")
+                    if path in have:
+                        uses[(path, ref.holder, ref.slot)] = None
+    meshes = {m.path for m in scan.meshes}
+    placed: dict[str, int] = {}
+    for level in levels.levels if levels is not None else ():
+        for mesh, n in level.meshes.items():
+            if mesh in meshes:
+                placed[mesh] = placed.get(mesh, 0) + n
+    if not uses and not placed:
+        return scan
+    extra = SceneFacts(path="", instances=tuple(sorted(placed.items())), texture_usage=tuple(uses), role="project")
+    return Scan(root=scan.root, textures=scan.textures, meshes=scan.meshes, scenes=(*scan.scenes, extra),
+                findings=scan.findings, engine=scan.engine, files=scan.files, skipped=scan.skipped, cache=scan.cache)
+
+
 def level_name(scene: str, config: Config) -> str:
     """The name ``[[level]]`` gives ``scene``, else its file name without the suffix."""
     for name, configured in config.levels:
@@ -127,32 +171,75 @@ def _unique(scenes: Sequence[str]) -> list[tuple[str, str]]:
 
 
 def scan_levels(scan: Scan, config: Config, *, jobs: int | None = None, progress: Progress | None = None,
-                use_cache: bool = False) -> LevelSet | None:
+                use_cache: bool = False, project: EngineProject | None = None) -> LevelSet | None:
     """The levels of a whole scan: ``[[level]]`` (source "config"), else those of the Godot or
     Unity projects in it (source "auto"); None when there are none. Nothing is looked for in
-    a scan without a Godot or Unity scene, unless the config names levels."""
+    a scan without a Godot or Unity scene, unless the config names levels. ``project``: the
+    scan's (shared with ``project_scan``: its indexes are built once)."""
     root = Path(scan.root)
-    project = EngineProject(root, scan.files, use_cache=use_cache)
+    project = project or EngineProject(root, scan.files, use_cache=use_cache)
     if config.levels:
         return read_levels(root, config, configured_scenes(root, config), "config", base=scan, project=project,
                            jobs=jobs, progress=progress, use_cache=use_cache)
-    if not any(s.role == "scene" for s in scan.scenes):
-        return None
-    graph = graph_of(scan, _read_of(scan))
-    project.graph = graph
-    found = project.automatic_levels(scan.scenes, graph)
+    found = _automatic(scan, project)
     if not found:
         return None
     return read_levels(root, config, _unique(found), "auto", base=scan, project=project,
                        jobs=jobs, progress=progress, use_cache=use_cache)
 
 
-def level_scanner(root: Path, config: Config, paths: Sequence[Path] | None = None, *, scene: str,
-                  progress: Progress | None = None, jobs: int | None = None, use_cache: bool = False) -> Scan:
-    """A TUI scanner (``tui/scanning.py``'s contract) for ``texbudget tui LEVEL``: the scan of
-    the level ``scene`` (``reports.level_scan``), read whole whatever ``paths`` the app asks
-    for (a watch rescan reads the level again, from the cache)."""
-    from texbudget.levels.reports import level_scan
+def _automatic(scan: Scan, project: EngineProject) -> tuple[str, ...]:
+    """The project's own levels (``EngineProject.automatic_levels``); none without a scene."""
+    if not any(s.role == "scene" for s in scan.scenes):
+        return ()
+    graph = graph_of(scan, _read_of(scan))
+    project.graph = graph
+    return project.automatic_levels(scan.scenes, graph)
 
-    found = read_level(root, config, scene, jobs=jobs, progress=progress, use_cache=use_cache)
-    return level_scan(found, found.levels[0])
+
+def project_levels(scan: Scan, config: Config, *, jobs: int | None = None, use_cache: bool = False,
+                   project: EngineProject | None = None) -> tuple[LevelSet, ...]:
+    """Every level of a whole scan, for the TUI's picker: the ``[[level]]`` levels (source
+    "config"), then the project's levels that ``[[level]]`` does not name (source "auto", named
+    by their file, or their path where a name is taken). The first set is ``scan_levels``'s
+    (its findings are the whole report's); () when there are none."""
+    root = Path(scan.root)
+    project = project or EngineProject(root, scan.files, use_cache=use_cache)
+    out: list[LevelSet] = []
+    base = scan
+    if config.levels:
+        configured = configured_scenes(root, config)
+        out.append(read_levels(root, config, configured, "config", base=scan, project=project, jobs=jobs, use_cache=use_cache))
+        base = out[0].scan
+    named = {scene for _, scene in config.levels}
+    found = [s for s in _automatic(base, project) if s not in named]
+    if found:
+        taken = {name for name, _ in config.levels}
+        scenes = [(name if name not in taken else scene.rsplit(".", 1)[0], scene) for name, scene in _unique(found)]
+        out.append(read_levels(root, config, scenes, "auto", base=base, project=project, jobs=jobs, use_cache=use_cache))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class LevelReader:
+    """How the TUI reads levels, with its scanner's ``jobs`` and read cache: ``project`` after a
+    whole scan (``project_levels``), ``one`` for the level ``tui LEVEL`` names (``read_level``:
+    shown before the whole scan is read, and kept in the picker when the project's levels do
+    not include it)."""
+
+    jobs: int | None = None
+    use_cache: bool = False
+
+    def engine(self, scan: Scan) -> EngineProject:
+        """The scan's engine project, to share between ``project`` and ``counted``."""
+        return EngineProject(Path(scan.root), scan.files, use_cache=self.use_cache)
+
+    def project(self, scan: Scan, config: Config, engine: EngineProject | None = None) -> tuple[LevelSet, ...]:
+        return project_levels(scan, config, jobs=self.jobs, use_cache=self.use_cache, project=engine)
+
+    def one(self, root: Path, config: Config, scene: str) -> LevelSet:
+        return read_level(root, config, scene, jobs=self.jobs, use_cache=self.use_cache)
+
+    def counted(self, scan: Scan, levels: LevelSet | None, engine: EngineProject | None = None) -> Scan:
+        """The whole scan as its report counts it (``project_scan``)."""
+        return project_scan(scan, levels, project=engine, use_cache=self.use_cache)

@@ -570,6 +570,16 @@ def _godot_shape(engine: EngineImport, facts: TextureFacts) -> _Shape | None:
     return _Shape(sw, sh, 1, max(1, (h * v) // 6), 6, note=f"Godot cubemap array: {(h * v) // 6} cubes of {sw}x{sh}")
 
 
+#: Properties of Godot's 2D nodes (TextureRect, Sprite2D, NinePatchRect, TextureButton,
+#: TextureProgressBar, Button icons): drawn on a canvas, they do not make Godot's
+#: ``detect_3d`` convert a texture; a material's slot (``albedo_texture``, a glTF slot, a
+#: shader parameter) does. A Sprite3D's ``texture`` is drawn in 3D but named alike: missed.
+CANVAS_SLOTS = frozenset({
+    "texture", "icon", "texture_normal", "texture_pressed", "texture_hover", "texture_disabled", "texture_focused",
+    "texture_click_mask", "texture_under", "texture_over", "texture_progress",
+})
+
+
 def _godot_choice(engine: EngineImport, facts: TextureFacts, role: str, target: str, slots: Sequence[str]) -> _EngineChoice:
     if engine.importer == "skip":
         return _EngineChoice(reason="Godot .import: importer skip (not imported)", ignored=True)
@@ -580,7 +590,7 @@ def _godot_choice(engine: EngineImport, facts: TextureFacts, role: str, target: 
     mips = default_mips if engine.mipmaps is None else engine.mipmaps
     words = GODOT_MODES.get(mode, f"compress/mode {mode}")
     detect = (engine.detect_3d or 0) if engine.importer == "texture" else 0
-    if detect and slots:
+    if detect and any(s not in CANVAS_SLOTS for s in slots):
         # Godot rewrites the .import the first time a 3D material uses the texture
         # (ResourceImporterTexture::update_imports): compress/mode and mipmaps/generate.
         new_mode = 2 if detect == 1 else 4

@@ -8,7 +8,8 @@ none of them.
   ``source``, counts, bytes and its own ``scenarios`` (the shape of the top-level scenarios,
   judged for that level alone).
 - Text and Markdown: a table of the levels under the verdict matrix; for levels named by
-  ``[[level]]`` each level's own verdict matrix after it.
+  ``[[level]]`` each level's own verdict matrix after it. For ``scan LEVEL`` (the report is the
+  level's): what it loads in its head (``summary``) and the meshes it places (``placed``).
 - CSV: rows of kind ``level``, one per level, scenario and card, in appended columns
   (``LEVEL_COLUMNS``), only when the report has levels.
 """
@@ -60,3 +61,33 @@ def rows(levels: Sequence[LevelReport]) -> tuple[list[tuple[str, ...]], str]:
 
 
 HEAD = ("level", "scene", "textures", "meshes", "texture VRAM", "mesh VRAM", "largest total", "worst")
+
+
+#: Meshes ``placed`` lists of a level named on the command line (JSON lists all).
+MAX_PLACED_ROWS = 10
+PLACED_HEAD = ("instances", "mesh", "buffer")
+
+
+def summary(level: LevelReport) -> str:
+    """``scan LEVEL``'s head: the level, its scene, and what it loads (``loads``)."""
+    return f"level {level.name}: {level.scene} and what it loads: {loads(level)}"
+
+
+def loads(level: LevelReport) -> str:
+    """What a level loads: textures with their content and allocated bytes at the first
+    quality (ignored ones not counted), meshes with their instances."""
+    rows = [t for t in level.report.textures if not t.plan.ignored]
+    content = sum(t.cost.gpu_bytes for t in rows)
+    instances = sum(m.cost.instances for m in level.report.meshes)
+    return (f"{len(level.report.textures):,} textures ({human_bytes(content)} content, "
+            f"{human_bytes(level.texture_bytes)} allocated), {len(level.report.meshes):,} meshes ({instances:,} instances)")
+
+
+def placed(level: LevelReport) -> tuple[list[tuple[str, ...]], str]:
+    """The meshes the level places, most instances first (then by path): (instances, mesh,
+    buffer bytes) rows, and the line for the rows left out ("" when none is)."""
+    meshes = sorted(level.report.meshes, key=lambda m: (-m.cost.instances, m.facts.path))
+    rows: list[tuple[str, ...]] = [(f"{m.cost.instances:,}", m.facts.path, human_bytes(m.cost.buffer_bytes))
+                                   for m in meshes[:MAX_PLACED_ROWS]]
+    rest = len(meshes) - len(rows)
+    return rows, (f"… and {rest} more mesh{'es' if rest != 1 else ''} (--format json lists every one)" if rest else "")

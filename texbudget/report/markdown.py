@@ -132,7 +132,16 @@ def levels_section(report: Report) -> list[str]:
     if not levels:
         return []
     if levels[0].source == "path":
-        return ["", f"Level {cell(levels[0].name)}: {code(levels[0].scene)} and what it loads."]
+        from texbudget.report.levels import PLACED_HEAD, loads, placed
+
+        level = levels[0]
+        out = ["", f"Level {cell(level.name)}: {code(level.scene)} and what it loads: {loads(level)}."]
+        body, rest = placed(level)
+        if body:
+            out += ["", "#### Meshes the level places", "", *table(list(PLACED_HEAD), [[r[0], code(r[1]), r[2]] for r in body], "rlr")]
+            if rest:
+                out += ["", cell(rest)]
+        return out
     from texbudget.report.levels import HEAD, rows, title
 
     body, rest = rows(levels)
@@ -143,6 +152,9 @@ def levels_section(report: Report) -> list[str]:
     if levels[0].source != "auto":
         for lv in levels:
             out += ["", f"#### Level {cell(lv.name)} ({code(lv.scene)})", "", *verdict_matrix(lv.report.scenarios)]
+            fixes = fixes_section(lv.report.scenarios)  # as the JSON's level scenarios hold them
+            if fixes:
+                out += ["", f"What would make level {cell(lv.name)} fit:", "", *fixes]
     return out
 
 

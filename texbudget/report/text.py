@@ -13,7 +13,7 @@ from operator import itemgetter
 from typing import TypeVar
 
 from texbudget.model import CardVerdict, Finding, ScenarioResult
-from texbudget.pipeline import Report
+from texbudget.pipeline import LevelReport, Report
 from texbudget.units import GIB, human_bytes
 
 T = TypeVar("T")
@@ -173,8 +173,10 @@ def levels_lines(report: Report, colour: bool = False) -> list[str]:
     """The levels' table under the verdict matrix, then each judged level's matrix
     (texbudget/report/levels.py); nothing for a report without levels, or of one level."""
     levels = report.levels
-    if not levels or levels[0].source == "path":  # the report is the level's: its head says so
+    if not levels:
         return []
+    if levels[0].source == "path":  # the report is the level's: its head says so; its meshes
+        return placed_lines(levels[0])
     from texbudget.report.levels import HEAD, rows, title
 
     table, rest = rows(levels)
@@ -189,7 +191,26 @@ def levels_lines(report: Report, colour: bool = False) -> list[str]:
     if levels[0].source != "auto":
         for lv in levels:
             out += ["", printable(f"Level {lv.name} ({lv.scene}), verdict:"), *verdict_matrix(lv.report.scenarios, colour)]
+            fixes = fixes_section(lv.report.scenarios)  # as the JSON's level scenarios hold them
+            if fixes:
+                out += ["", printable(f"What would make level {lv.name} fit:"), *map(printable, fixes)]
     return out
+
+
+def placed_lines(level: LevelReport) -> list[str]:
+    """``scan LEVEL``: the meshes the level places, by instances (report/levels.py ``placed``)."""
+    from texbudget.report.levels import PLACED_HEAD, placed
+
+    table, rest = placed(level)
+    if not table:
+        return []
+    widths = [max(len(h), *(len(r[i]) for r in table)) for i, h in enumerate(PLACED_HEAD)]
+
+    def line(values: Sequence[str]) -> str:
+        return "  ".join(v.ljust(w) if i == 1 else v.rjust(w) for i, (v, w) in enumerate(zip(values, widths, strict=True))).rstrip()
+
+    out = ["", "Meshes the level places, by instances:", line(PLACED_HEAD), *(printable(line(r)) for r in table)]
+    return [*out, rest] if rest else out
 
 
 def render(report: Report, colour: bool = False, top: int = 10) -> str:
@@ -216,5 +237,7 @@ def render(report: Report, colour: bool = False, top: int = 10) -> str:
     rest += ["", "Findings:", *findings_summary(report)]
     levels = levels_lines(report, colour)
     if report.levels and report.levels[0].source == "path":
-        head.insert(1, f"level {report.levels[0].name}: {report.levels[0].scene} and what it loads")
+        from texbudget.report.levels import summary
+
+        head.insert(1, summary(report.levels[0]))
     return "\n".join([*map(printable, head), *verdict_matrix(report.scenarios, colour), *levels, *map(printable, rest)])

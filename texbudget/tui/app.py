@@ -14,6 +14,12 @@ Threads and messages (STYLE.md, "The TUI"):
   also stats the config file and posts ``ConfigChanged``: the file is read again
   (``reload_config``), its settings replace the starting ones, and a ``[scan]`` change scans
   again.
+- After a scan (and a watch rescan) the levels are resolved once, in their own worker
+  (``LevelReader.project``: it may read files the scan excluded), and ``LevelsResolved``
+  brings them. The level picker (``m``) switches the whole screen to one level: the evaluation
+  is the same ``evaluate`` on the level's view (``levels.reports.level_scan``), nothing is read
+  again. ``tui LEVEL`` reads that level alone first (``LevelReader.one``), shows it, then scans
+  the project so the picker offers its other levels.
 - Every worker failure meets in ``on_worker_state_changed``.
 """
 
@@ -38,6 +44,9 @@ from texbudget import configwrite, pipeline
 from texbudget.budget.cards import resolve_cards
 from texbudget.config import Config, parse_rules
 from texbudget.errors import TexbudgetError
+from texbudget.levels.graph import Level
+from texbudget.levels.reading import LevelReader
+from texbudget.levels.reports import LevelSet, level_scan, with_levels
 from texbudget.model import TextureCost
 from texbudget.pipeline import Report, Settings
 from texbudget.policy.decision import decide, price
@@ -108,10 +117,23 @@ class ConfigChanged(Message):
 
 class ReportEvaluated(Message):
     """A new report, with the browser rows built from it for ``browse.query`` (both pure,
-    built in the worker so the main thread only assigns them)."""
+    built in the worker so the main thread only assigns them), and the level it is of
+    (``state.LevelLabel``)."""
 
-    def __init__(self, report: Report, generation: int, browse: browse_mod.Browse | None = None) -> None:
-        self.report, self.generation, self.browse = report, generation, browse
+    def __init__(self, report: Report, generation: int, browse: browse_mod.Browse | None = None,
+                 level: state.LevelLabel | None = None) -> None:
+        self.report, self.generation, self.browse, self.level = report, generation, browse, level
+        super().__init__()
+
+
+class LevelsResolved(Message):
+    """The levels of a scan (``generation``: the resolution's), and ``whole``: the scan as the
+    whole report counts it (``levels.reading.project_scan``: what engine materials and levels
+    use). ``first``: the level ``tui LEVEL`` names, read alone before the project's scan."""
+
+    def __init__(self, sets: tuple[LevelSet, ...], generation: int, first: bool = False,
+                 whole: Scan | None = None) -> None:
+        self.sets, self.generation, self.first, self.whole = sets, generation, first, whole
         super().__init__()
 
 
@@ -132,7 +154,8 @@ class TexbudgetApp(App[int]):
     def __init__(
         self, settings: Settings, root: Path, config: Config, paths: Sequence[Path] | None = None,
         scanner: Scanner = scanning.read_in_batches, *, watch: bool = True, watch_interval: float = 2.0,
-        settings_for: Callable[[Config], Settings] | None = None,
+        settings_for: Callable[[Config], Settings] | None = None, level_reader: LevelReader | None = None,
+        level: str | None = None,
     ) -> None:
         super().__init__()
         self.base_settings = settings
@@ -162,6 +185,17 @@ class TexbudgetApp(App[int]):
         self._gone: set[str] = set()
         self._rescanning = False
         self.rescans = 0
+        # levels: resolved once per scan (and watch rescan); the chosen one is (source, name)
+        self.level_reader = level_reader or LevelReader()
+        self.level_sets: tuple[LevelSet, ...] = ()
+        self.counted: Scan | None = None  # ``scan`` as the whole report counts it (None: as read)
+        # files the levels load that the scan does not hold (``[scan] exclude``): watched too
+        self.level_only: frozenset[str] = frozenset()
+        self.level: tuple[str, str] | None = None
+        self.named_level = level  # `tui LEVEL`: its scene, always offered by the picker
+        self._preselect = level is not None  # and chosen when it is first resolved
+        self.levels_generation = 0
+        self.resolutions = 0  # how many times the levels were resolved (tests)
         self.title = f"texbudget: {self.root.name or self.root}"
 
     # --- lifecycle -------------------------------------------------------------------------
@@ -230,7 +264,13 @@ class TexbudgetApp(App[int]):
         self._last_eval = time.monotonic()
         self.eval_generation += 1
         main = self.main_screen
-        self._evaluate(self.scan, self.settings(), self.eval_generation, main.filter_text if main else "")
+        chosen = self.chosen_level()
+        if chosen is not None:
+            label: state.LevelLabel | None = state.LevelLabel(chosen[1].name, chosen[1].scene)
+        else:
+            label = state.LevelLabel("", "") if self.level_sets else None
+        self._evaluate(self.counted or self.scan, self.settings(), self.eval_generation, main.filter_text if main else "",
+                       chosen, self.primary_levels(), label)
 
     def evaluate_soon(self) -> None:
         """While a scan runs, at most every EVALUATE_EVERY seconds; else now."""
@@ -248,20 +288,32 @@ class TexbudgetApp(App[int]):
         self.evaluate_now()
 
     @work(thread=True, exclusive=True, group="evaluate", exit_on_error=False)
-    def _evaluate(self, scan: Scan, settings: Settings, generation: int, query: str) -> None:
-        report = pipeline.evaluate(scan, settings)
+    def _evaluate(self, scan: Scan, settings: Settings, generation: int, query: str,
+                  chosen: tuple[LevelSet, Level] | None = None, primary: LevelSet | None = None,
+                  label: state.LevelLabel | None = None) -> None:
+        """The report on screen: the chosen level's (its view of the facts), else the whole
+        scan's with the levels' findings, as ``texbudget scan`` gives them."""
+        if chosen is not None:
+            report = pipeline.evaluate(level_scan(*chosen), settings)
+        else:
+            report = with_levels(pipeline.evaluate(scan, settings), primary, settings, reports=False)
         if get_current_worker().is_cancelled:
             return
         rows = browse_mod.build(report, query)
         if not get_current_worker().is_cancelled:
-            self.post_message(ReportEvaluated(report, generation, rows))
+            self.post_message(ReportEvaluated(report, generation, rows, label))
 
     def on_report_evaluated(self, message: ReportEvaluated) -> None:
         if message.generation != self.eval_generation:
             return
         self.report = message.report
         self.evaluations += 1
+        level = message.level
+        self.title = f"texbudget: {self.root.name or self.root}" + (f" · level {level.name}" if level and level.name else "")
         with self.batch_update():
+            main = self.main_screen
+            if main is not None:
+                main.level = level
             for screen in self.screen_stack:
                 if hasattr(type(screen), "report"):
                     target: Any = screen  # MainScreen or AssetScreen: a screen with a ``report`` reactive
@@ -272,6 +324,91 @@ class TexbudgetApp(App[int]):
     @property
     def main_screen(self) -> MainScreen | None:
         return next((s for s in self.screen_stack if isinstance(s, MainScreen)), None)
+
+    # --- levels -------------------------------------------------------------------------------
+
+    @property
+    def has_levels(self) -> bool:
+        return bool(self.level_sets)
+
+    def chosen_level(self) -> tuple[LevelSet, Level] | None:
+        """The level on screen and the set it is resolved in; None: the whole scan."""
+        if self.level is None:
+            return None
+        source, name = self.level
+        for levels in self.level_sets:
+            if levels.source == source:
+                found = levels.level(name)
+                if found is not None:
+                    return levels, found
+        return None
+
+    def primary_levels(self) -> LevelSet | None:
+        return _primary(self.level_sets)
+
+    def view_scan(self) -> Scan:
+        """The facts on screen: the chosen level's view, else the whole scan."""
+        chosen = self.chosen_level()
+        return (self.counted or self.scan) if chosen is None else level_scan(*chosen)
+
+    def pick_level(self) -> None:
+        if not self.level_sets:
+            self.notify("this scan has no levels (a Godot or Unity project's scenes, or [[level]])", timeout=3)
+            return
+        options = state.options_levels(self.level_sets, self.scan)
+        current = state.current_index_of(options, self.level)
+        self.push_screen(PickerScreen("Level", options, current), self.choose_level)
+
+    def choose_level(self, option: state.Option | None) -> None:
+        if option is None or option.value == self.level:
+            return
+        self.level = option.value
+        self.evaluate_now()
+
+    def _resolve_levels(self, scan: Scan) -> None:
+        self.levels_generation += 1
+        self._levels(scan, self.config, self.levels_generation)
+
+    @work(thread=True, exclusive=True, group="levels", exit_on_error=False)
+    def _levels(self, scan: Scan, config: Config, generation: int) -> None:
+        engine = self.level_reader.engine(scan)
+        sets = self.level_reader.project(scan, config, engine)
+        named = self.named_level
+        if named is not None and not any(lv.scene == named for levels in sets for lv in levels.levels):
+            sets = (*sets, self.level_reader.one(self.root, config, named))
+        whole = self.level_reader.counted(scan, _primary(sets), engine)
+        if not get_current_worker().is_cancelled:
+            self.post_message(LevelsResolved(sets, generation, whole=whole))
+
+    def on_levels_resolved(self, message: LevelsResolved) -> None:
+        if message.generation != (self.scan_generation if message.first else self.levels_generation):
+            return
+        before = self.chosen_level()
+        self.level_sets = message.sets
+        held = set(self.scan.files)
+        self.level_only = frozenset(f for levels in message.sets for lv in levels.levels for f in lv.files if f not in held)
+        if message.whole is not None:
+            self.counted = message.whole
+        if not message.first:
+            self.resolutions += 1
+        if self.level is not None and self.chosen_level() is None:
+            # the same scene under its name in these sets (``tui LEVEL``'s, now the project's)
+            scene = before[1].scene if before is not None else None
+            self.level = next(((levels.source, lv.name) for levels in self.level_sets for lv in levels.levels
+                               if lv.scene == scene), None)
+            if self.level is None and before is not None:
+                self.notify(f"level {before[1].name} ({scene}) is no longer a level of the scan: the whole scan is shown",
+                            severity="warning", markup=False)
+        if self._preselect and self.level is None:
+            self.level = next(((levels.source, lv.name) for levels in self.level_sets for lv in levels.levels
+                               if lv.scene == self.named_level), None)
+        self._preselect = self._preselect and message.first
+        main = self.main_screen
+        if main is not None and main.is_mounted:
+            main.refresh_bindings()
+        self.evaluate_now()
+        if not self.scanning:
+            self._main_status("finished", text=self._finished_text())
 
     # --- scanning -----------------------------------------------------------------------------
 
@@ -284,12 +421,18 @@ class TexbudgetApp(App[int]):
         self.scanning = True
         self._fresh = Scan(root=self.root)
         self._main_status("progress", 0, 0)
-        self._scan(self.scan_generation)
+        self._scan(self.scan_generation, self.named_level if self._preselect else None)
 
     @work(thread=True, exclusive=True, group="scan", exit_on_error=False)
-    def _scan(self, generation: int) -> None:
+    def _scan(self, generation: int, first: str | None = None) -> None:
+        """Read the scan in batches; ``first``: a level to read alone and show before."""
         worker = get_current_worker()
         started = time.monotonic()
+        if first is not None:
+            one = self.level_reader.one(self.root, self.config, first)
+            if worker.is_cancelled:
+                return
+            self.post_message(LevelsResolved((one,), generation, first=True))
         last = [0.0]
 
         def progress(done: int, total: int) -> None:
@@ -314,6 +457,7 @@ class TexbudgetApp(App[int]):
     def on_assets_read(self, message: AssetsRead) -> None:
         if message.generation == -1:  # a watch rescan
             self.scan = scanning.merge(self.scan, message.part, message.touched, message.removed)
+            self.counted = None  # counted again when the levels are
             if self.scanning:  # F5 pressed meanwhile: the full scan's result gets it too
                 self._fresh = scanning.merge(self._fresh, message.part, message.touched, message.removed)
             self.evaluate_soon()
@@ -322,22 +466,28 @@ class TexbudgetApp(App[int]):
             return
         self._fresh = scanning.merge(self._fresh, message.part)
         self.scan = scanning.merge(self.scan, message.part)
-        self.evaluate_soon()
+        self.counted = None
+        if self.level is None:  # a level on screen has its facts already
+            self.evaluate_soon()
 
     def on_scan_finished(self, message: ScanFinished) -> None:
         if message.generation != self.scan_generation:
             return
         self.scanning = False
         self.scan = self._fresh
+        self.counted = None
         self.evaluate_now()
-        s = self.scan
-        watching = " · watching" if self.watch_files else ""
-        self._main_status(
-            "finished",
-            text=f"{len(s.files):,} files · {len(s.textures):,} textures · {len(s.meshes):,} meshes{watching}",
-        )
+        self._resolve_levels(self.scan)
+        self._main_status("finished", text=self._finished_text())
         if self._dirty or self._gone:
             self._start_rescan()
+
+    def _finished_text(self) -> str:
+        s = self.scan
+        watching = " · watching" if self.watch_files else ""
+        levels = sum(len(x.levels) for x in self.level_sets)
+        shown = f" · {levels:,} level{'s' if levels != 1 else ''} (m)" if levels else ""
+        return f"{len(s.files):,} files · {len(s.textures):,} textures · {len(s.meshes):,} meshes{shown}{watching}"
 
     def on_scan_failed(self, message: ScanFailed) -> None:
         self.scanning = False
@@ -360,7 +510,8 @@ class TexbudgetApp(App[int]):
     @work(thread=True, exclusive=True, group="watch", exit_on_error=False)
     def _watch(self) -> None:
         worker = get_current_worker()
-        before = scanning.snapshot(self.root, self.config, self.paths)
+        watched = self.level_only
+        before = scanning.snapshot(self.root, self.config, self.paths, watched)
         config_before = self._config_stamp
         while not worker.is_cancelled:
             deadline = time.monotonic() + self.watch_interval
@@ -368,7 +519,10 @@ class TexbudgetApp(App[int]):
                 if worker.is_cancelled:
                     return
                 time.sleep(min(0.1, self.watch_interval))
-            after = scanning.snapshot(self.root, self.config, self.paths)
+            extra = self.level_only
+            after = scanning.snapshot(self.root, self.config, self.paths, extra)
+            if extra != watched:
+                before, watched = scanning.rebase(before, after, watched, extra), extra
             found = scanning.changes(before, after)
             before = after
             if found and not worker.is_cancelled:
@@ -379,9 +533,14 @@ class TexbudgetApp(App[int]):
                 self.post_message(ConfigChanged(config_now))
 
     def on_files_changed(self, message: FilesChanged) -> None:
-        self._dirty |= scanning.to_read_again(message.changed, self.scan, self.config, self.paths)
-        self._gone |= message.removed
-        self._dirty -= message.removed
+        # a file only levels load (the scan leaves it out) is read again with the levels
+        levels_only = (message.changed | message.removed) & self.level_only
+        if levels_only and not self.scanning:
+            self._resolve_levels(self.scan)
+        changed, removed = message.changed - levels_only, message.removed - levels_only
+        self._dirty |= scanning.to_read_again(changed, self.scan, self.config, self.paths)
+        self._gone |= removed
+        self._dirty -= removed
         if (self._dirty or self._gone) and not self.scanning and not self._rescanning:
             self._start_rescan()
 
@@ -432,6 +591,8 @@ class TexbudgetApp(App[int]):
 
     def on_rescan_done(self, message: RescanDone) -> None:
         self._rescanning = False
+        if not self.scanning:
+            self._resolve_levels(self.scan)
         if (self._dirty or self._gone) and not self.scanning:
             self._start_rescan()
 
@@ -472,12 +633,13 @@ class TexbudgetApp(App[int]):
 
     def decided_cost(self, key: str) -> TextureCost | None:
         """What ``key`` costs as decided without its what-if (first quality of the settings)."""
-        facts = next((t for t in self.scan.textures if t.path == key), None)
+        scan = self.view_scan()
+        facts = next((t for t in scan.textures if t.path == key), None)
         if facts is None:
             return None
         settings = self.settings(skip=key)
-        prepared = pipeline.prepare(self.scan)
-        plan = decide(facts, settings.policy, settings.rules, self.scan.engine.get(key), prepared.slots.get(key, ()),
+        prepared = pipeline.prepare(scan)
+        plan = decide(facts, settings.policy, settings.rules, scan.engine.get(key), prepared.slots.get(key, ()),
                       alpha_unused=prepared.alpha_unused.get(key))
         return price(plan, settings.budget.allocation_model)
 
@@ -511,14 +673,24 @@ class TexbudgetApp(App[int]):
 def make_app(
     settings: Settings, root: Path, config: Config, paths: Sequence[Path] | None = None,
     scanner: Scanner = scanning.read_in_batches, *, watch: bool = True, watch_interval: float = 2.0,
-    settings_for: Callable[[Config], Settings] | None = None,
+    settings_for: Callable[[Config], Settings] | None = None, level_reader: LevelReader | None = None,
+    level: str | None = None,
 ) -> TexbudgetApp:
     """The one factory (CLI, tests, screenshot script). ``scanner(root, config, paths,
     progress=callback)`` returns a ``Scan`` or yields partial ones (``scanning.read_in_batches``
     by default; tests pass a fake). ``settings_for(config)``: the settings of a config file
-    read again while the app runs, with the command line's flags (default: the file's own)."""
+    read again while the app runs, with the command line's flags (default: the file's own).
+    ``level_reader``: how levels are read (jobs, cache); ``level``: a level's scene (relative
+    to ``root``) to read first and show, the picker then offering the project's other levels."""
     return TexbudgetApp(settings, root, config, paths, scanner, watch=watch, watch_interval=watch_interval,
-                        settings_for=settings_for)
+                        settings_for=settings_for, level_reader=level_reader, level=level)
+
+
+def _primary(sets: Sequence[LevelSet]) -> LevelSet | None:
+    """The levels whose findings and instances the whole report carries (``texbudget scan``'s:
+    ``[[level]]``, else the project's own), not a level named alone."""
+    first = sets[0] if sets else None
+    return first if first is not None and first.source != "path" else None
 
 
 def _default_settings(config: Config) -> Settings:
@@ -533,18 +705,17 @@ def run(root: Path, config: Config, settings: Settings, paths: Sequence[Path] | 
         *, jobs: int | None = None, use_cache: bool = False,
         settings_for: Callable[[Config], Settings] | None = None, level: str | None = None) -> int:
     """``texbudget tui``: run the app until the artist quits. Returns the exit code.
-    ``level``: a level's scene (relative to ``root``): the app shows what that level loads."""
+    ``level``: a level's scene (relative to ``root``): the app shows what that level loads
+    first, then scans the whole root (``paths`` are the level's file: not a scan's) so the
+    level picker offers every level of the project."""
     scanner: Scanner = partial(scanning.read_in_batches, jobs=jobs, use_cache=use_cache)
-    if level is not None:
-        from texbudget.levels.reading import level_scanner
-
-        scanner = partial(level_scanner, scene=level, jobs=jobs, use_cache=use_cache)
-    app = make_app(settings, root, config, paths, scanner, settings_for=settings_for)
+    app = make_app(settings, root, config, None if level is not None else paths, scanner, settings_for=settings_for,
+                   level_reader=LevelReader(jobs=jobs, use_cache=use_cache), level=level)
     app.run()
     return app.return_code or 0
 
 
 __all__ = [
-    "AssetsRead", "FilesChanged", "ReportEvaluated", "ScanFailed", "ScanFinished", "ScanProgressed",
+    "AssetsRead", "FilesChanged", "LevelsResolved", "ReportEvaluated", "ScanFailed", "ScanFinished", "ScanProgressed",
     "TexbudgetApp", "make_app", "run",
 ]

@@ -35,6 +35,13 @@ class ScreenHost(Protocol):
     def pick(self, key: str) -> None:
         """Open the picker of the setting bound to ``key``."""
 
+    @property
+    def has_levels(self) -> bool:
+        """Whether the scan has levels to pick (the level key is shown then)."""
+
+    def pick_level(self) -> None:
+        """Open the level picker (the whole scan, or one level)."""
+
     def set_what_if(self, key: str, what_if: dict[str, object]) -> None:
         """Make ``what_if`` the what-if of ``key`` (empty: drop it) and evaluate again."""
 

@@ -155,13 +155,27 @@ def stamp(path: str | os.PathLike[str]) -> Stamp | None:
     return st.st_mtime_ns, st.st_size
 
 
-def snapshot(root: Path, config: Config, paths: Sequence[Path] | None = None) -> dict[str, tuple[Stamp | None, ...]]:
-    """Every discovered file -> (its stamp, its sidecars' stamps)."""
+def snapshot(root: Path, config: Config, paths: Sequence[Path] | None = None,
+             extra: Iterable[str] = ()) -> dict[str, tuple[Stamp | None, ...]]:
+    """Every discovered file, and every file of ``extra`` (the files levels load that
+    discovery leaves out) -> (its stamp, its sidecars' stamps)."""
     found = discover(root, config["scan.include"], config["scan.exclude"], paths)
     out: dict[str, tuple[Stamp | None, ...]] = {}
-    for rel in found.files:
+    for rel in (*found.files, *extra):
         full = os.path.join(root, rel)
         out[rel] = (stamp(full), *(stamp(full + s) for s in SIDECAR_SUFFIXES))
+    return out
+
+
+def rebase(before: Mapping[str, tuple], after: Mapping[str, tuple], old_extra: frozenset[str],
+           new_extra: frozenset[str]) -> dict[str, tuple]:
+    """``before`` as if the watch had always watched ``new_extra`` (the files the levels load
+    now, outside discovery) instead of ``old_extra``: a file the levels start or stop loading
+    is no change to report."""
+    out = {k: v for k, v in before.items() if k in after or k not in old_extra}
+    for k in new_extra - old_extra:
+        if k not in out and k in after:
+            out[k] = after[k]
     return out
 
 

@@ -12,13 +12,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from texbudget.budget.cards import DEFAULT_CARDS, load_cards
 from texbudget.pipeline import Settings
 from texbudget.policy.profiles import QUALITY_TIERS, load_platforms
 from texbudget.policy.rules import Rule
 from texbudget.units import RESOLUTIONS, parse_resolution
+
+if TYPE_CHECKING:
+    from texbudget.levels.reports import LevelSet
+    from texbudget.scan.scene import Scan
 
 #: The settings keys of ``BudgetSettings`` the TUI switches.
 KEYS = ("resolutions", "quality", "rt", "platform", "cards", "upscaler")
@@ -167,3 +171,40 @@ def current_index(options: Sequence[Option], choices: Choices, key: str) -> int:
         if not opt.configured and opt.value == value:
             return i
     return 0
+
+
+# --- levels ----------------------------------------------------------------------------------
+
+
+class LevelLabel(NamedTuple):
+    """Which level a report is of, for the settings bar: ``name`` "" is the whole scan."""
+
+    name: str
+    scene: str
+
+
+#: ``LevelSet.source`` as the level picker says it
+LEVEL_SOURCES = {"config": "[[level]]", "auto": "found", "path": "named"}
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n:,} {what}" if n == 1 else f"{n:,} {what}{'es' if what.endswith('sh') else 's'}"
+
+
+def options_levels(sets: Sequence[LevelSet], whole: Scan) -> tuple[Option, ...]:
+    """The level picker: the whole scan first, then each set's levels in order (``[[level]]``,
+    found in the project, named on the command line), each with what it loads. An option's
+    value is (source, name); the whole scan's None."""
+    out = [Option(f"whole scan: {_count(len(whole.textures), 'texture')}, {_count(len(whole.meshes), 'mesh')}", None)]
+    for levels in sets:
+        for lv in levels.levels:
+            shown = f"{_count(len(lv.textures), 'texture')}, {_count(len(lv.meshes), 'mesh')}"
+            if lv.meshes:
+                shown += f" ({_count(sum(lv.meshes.values()), 'instance')})"
+            out.append(Option(f"{lv.name}: {lv.scene} · {shown} · {LEVEL_SOURCES[levels.source]}", (levels.source, lv.name)))
+    return tuple(out)
+
+
+def current_index_of(options: Sequence[Option], value: Any) -> int:
+    """The option whose value is ``value``; the first when none is."""
+    return next((i for i, o in enumerate(options) if o.value == value), 0)

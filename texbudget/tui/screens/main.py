@@ -18,6 +18,7 @@ from textual.widgets import ContentSwitcher, DataTable, Footer, Input
 from texbudget.pipeline import Report
 from texbudget.tui import browse as browse_mod
 from texbudget.tui.host import ScreenHost
+from texbudget.tui.state import LevelLabel
 from texbudget.tui.widgets.assets import SORTS, AssetChosen, AssetTable, FolderTable
 from texbudget.tui.widgets.breakdown import Breakdown
 from texbudget.tui.widgets.findings import FindingsView, FindingTable
@@ -51,6 +52,7 @@ class MainScreen(Screen):
         Binding("p", "pick('platform')", "platform", tooltip="platform profile (GPU formats)"),
         Binding("c", "pick('cards')", "cards", tooltip="the card set to judge against"),
         Binding("u", "pick('upscaler')", "upscaler", tooltip="upscaler preset (render scale)"),
+        Binding("m", "pick_level", "level", tooltip="show one level (what its scene loads) or the whole scan"),
         Binding("v", "toggle_view", "tree/table", tooltip="switch the asset browser: folder tree or flat table"),
         Binding("s", "sort", "sort", tooltip="next sort order (table: VRAM, name, kind, …; tree: VRAM or name)"),
         Binding("slash", "filter", "filter", key_display="/", tooltip="filter assets by path, format or role"),
@@ -71,6 +73,8 @@ class MainScreen(Screen):
     """The ``/`` filter text."""
     view: reactive[str] = reactive("table")
     """Which browser view is shown: "tree", "table" or "findings"."""
+    level: reactive[LevelLabel | None] = reactive(None)
+    """The level ``report`` is of (name "" the whole scan); None when the scan has no levels."""
 
     def __init__(self, host: ScreenHost) -> None:
         super().__init__()
@@ -79,7 +83,7 @@ class MainScreen(Screen):
         self.prebuilt: tuple[Report, browse_mod.Browse] | None = None  # rows the app built with a report
 
     def compose(self) -> ComposeResult:
-        yield SettingsBar(id="settings").data_bind(report=MainScreen.report)
+        yield SettingsBar(id="settings").data_bind(report=MainScreen.report, level=MainScreen.level)
         yield ScanStatus(id="status")
         yield VerdictMatrix(id="matrix").data_bind(report=MainScreen.report)
         yield Breakdown(id="breakdown").data_bind(report=MainScreen.report, selected=MainScreen.selected)
@@ -118,6 +122,13 @@ class MainScreen(Screen):
 
     def action_pick(self, key: str) -> None:
         self.host.pick(key)
+
+    def action_pick_level(self) -> None:
+        self.host.pick_level()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The level key is there when the scan has levels (the footer shows it then)."""
+        return self.host.has_levels if action == "pick_level" else True
 
     def watch_view(self, view: str) -> None:
         switcher = self.query_one(ContentSwitcher)

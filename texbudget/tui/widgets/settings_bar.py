@@ -9,7 +9,7 @@ from textual.reactive import reactive
 from textual.widgets import Label, ProgressBar, Static
 
 from texbudget.pipeline import Report
-from texbudget.tui.state import rt_label, short_resolution
+from texbudget.tui.state import LevelLabel, rt_label, short_resolution
 
 WHAT_IF = "what-if"
 
@@ -20,10 +20,15 @@ class SettingsBar(Static):
 
     report: reactive[Report | None] = reactive(None, always_update=True)
     """The report whose settings are shown (bound to the screen's ``report``)."""
+    level: reactive[LevelLabel | None] = reactive(None)
+    """Which level the report is of (bound to the screen's ``level``); None: no levels."""
 
     WIDE = 120
 
     def watch_report(self) -> None:
+        self.refresh_text()
+
+    def watch_level(self) -> None:
         self.refresh_text()
 
     def on_resize(self) -> None:
@@ -49,6 +54,16 @@ class SettingsBar(Static):
         if wide:
             parts.append(("cards", ",".join(b.cards)))
         sep = " │ " if wide else " · "
+        level = self.level
+        if level is not None:  # which level, first: the whole screen is of it
+            if level.name:
+                out.append("level ", style="dim")
+                out.append(level.name, style="bold reverse")
+                if wide:
+                    out.append(f" {level.scene}", style="italic")
+            else:
+                out.append("whole scan", style="bold")
+            out.append(sep, style="dim")
         for i, (name, value) in enumerate(parts):
             if i:
                 out.append(sep, style="dim")
