@@ -33,7 +33,7 @@ _TABLE: tuple[Code, ...] = (
     Code("TB003", W, "The file's content does not match its suffix (e.g. a JPEG saved as .png); it was read as what it is.", "Rename the file to its real type, or re-export it."),
     Code("TB004", W, "A symbolic link loops or leaves the scan root; it was not followed.", "Remove the link or point it inside the scan root."),
     Code("TB005", W, "The file changed or vanished while it was being scanned.", "Scan again once the files are settled."),
-    Code("TB006", W, "In a glTF-driven scene, a texture in the tree that no scanned material uses; it still counts in the budget.", "Delete it, move it out of the scanned folders, or exclude it in [scan] exclude if nothing loads it."),
+    Code("TB006", W, "In a scene-driven scan (glTF, Godot, Unity), a texture in the tree that no scanned material uses; it still counts in the budget.", "Delete it, move it out of the scanned folders, or exclude it in [scan] exclude if nothing loads it."),
     Code("TB007", W, "The read cache (.texbudget/cache.sqlite) was corrupt, not texbudget's or of another schema; it was rebuilt (or its bad entries dropped) and the files read again.", "Nothing to do; if it keeps happening, delete the .texbudget folder or run with --no-cache."),
     Code("TB008", E, "A Git LFS pointer stands where the file should be: its content was not fetched, so it is not priced and the totals leave it out.", "Fetch the content before scanning: `git lfs pull` (in CI, `lfs: true` on actions/checkout)."),
     Code("TB009", E, "texbudget failed on this file (an internal error); the scan went on.", "Please report it with the file attached."),
@@ -55,7 +55,7 @@ _TABLE: tuple[Code, ...] = (
     Code("TB025", E, "[limits] power_of_two: the texture's size is not a power of two.", "Resize the source to a power of two."),
     Code("TB026", E, "[limits] max_triangles: the mesh has more triangles than the limit.", "Decimate the mesh or add LODs."),
     Code("TB027", E, "[limits] max_total: the scene's total in its largest scenario is over the limit.", "Apply the fixes `texbudget scan` lists, or raise max_total."),
-    Code("TB029", E, "[limits] forbid_unused: in a glTF-driven scene, no material uses this texture (see TB006).", "Delete it or move it out of the scanned folders; exclude it in [scan] exclude if something else loads it."),
+    Code("TB029", E, "[limits] forbid_unused: in a scene-driven scan, no material uses this texture (see TB006).", "Delete it or move it out of the scanned folders; exclude it in [scan] exclude if something else loads it."),
     Code("TB028", E, "check --baseline: the scene grew more than --max-growth (or [limits] max_growth) since the baseline report.", "Look at `texbudget diff BASE.json HEAD.json`; shrink what grew, or update the baseline."),
     # budget verdicts (TB030–TB039; texbudget/budget/assessment.py budget_findings)
     Code("TB030", E, "The scene does not fit in a card's usable VRAM in one scenario (verdict over).", "Apply the listed fixes, or drop the card, resolution or RT setting from [budget]."),

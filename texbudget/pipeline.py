@@ -251,7 +251,7 @@ _NOT_MATERIAL_ROLES = frozenset({"ui", "hdr"})
 
 
 def unused_textures(users: Mapping[str, Sequence[str]], rows: Sequence[TextureRow]) -> tuple[Finding, ...]:
-    """In a glTF-driven scene (some scanned material uses textures), the texture files no
+    """In a scene-driven scan (some scanned material uses textures), the texture files no
     material uses (``users``: texture path -> its users). UI, HDR and cubemap textures are
     loaded by other means and not listed."""
     if not users:
@@ -265,7 +265,7 @@ def unused_textures(users: Mapping[str, Sequence[str]], rows: Sequence[TextureRo
             continue
         size = row.cost.allocated_bytes
         if size not in messages:
-            messages[size] = f"no material of the scanned glTF scenes uses this texture; it still counts {human_bytes(size)}"
+            messages[size] = f"no material of the scanned scenes uses this texture; it still counts {human_bytes(size)}"
         out.append(findings.make(facts.path, "TB006", messages[size]))
     return tuple(out)
 

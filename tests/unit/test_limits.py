@@ -99,7 +99,7 @@ def test_unused_texture_tb006_and_forbid_unused_tb029(capsys, tmp_path):
     config(tmp_path, "forbid_unused = true")
     code, lines = check(capsys, tmp_path)
     assert code == 1
-    assert lines[0].startswith("cut_albedo.png: no material of the scanned glTF scenes uses this texture")
+    assert lines[0].startswith("cut_albedo.png: no material of the scanned scenes uses this texture")
     assert lines[0].endswith("(forbid_unused) [TB029]")
 
 
