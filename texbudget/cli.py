@@ -336,14 +336,14 @@ def _progress():
 
 
 def load_report(args: argparse.Namespace, paths: Sequence[str], *, fixes: bool = True, target=None,
-                level: str | None = None, levels: str = "", found=None):
+                level: str | None = None, levels: str = "", discovered=None):
     """The pipeline for one command: resolve, read, evaluate. Returns (report, config, scan).
     ``target``: what ``resolve_target`` gave already (None: ``paths`` are resolved here);
     ``fixes=False``: no fix search (for an output that shows none). ``level``: a level's
     scene (relative to the root): only what it loads is read and reported. ``levels``: for a
     whole-root scan, "reports" (each level's report, ``scan``) or "judged" (the levels
     ``[[level]]`` names, ``check``; levels found in the project give their findings only).
-    ``found``: the discovery of the whole root, made already (``cmd_check``)."""
+    ``discovered``: the discovery of the whole root, made already (``cmd_check``)."""
     from dataclasses import replace
 
     from texbudget.pipeline import evaluate
@@ -361,7 +361,7 @@ def load_report(args: argparse.Namespace, paths: Sequence[str], *, fixes: bool =
         scan, report = found.scan, path_report(found, settings)
     else:
         scan = read_scene(root, config, explicit, jobs=_jobs(args), progress=_progress(), use_cache=not args.no_cache,
-                          found=found)
+                          found=discovered)
         report = evaluate(scan, settings)
     if scan.cache.status == "unavailable":
         print(f"texbudget: note: running without the read cache: {scan.cache.reason}", file=sys.stderr)
@@ -455,7 +455,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     # The text output is one line per problem, without the fixes' hints: no fix search.
     report, _, _ = load_report(args, args.paths, fixes=output != "text", target=(root, config, None), levels="judged",
-                               level=level, found=found)
+                               level=level, discovered=found)
     limits = config.limits
     problems = [f for f in report.findings if f.severity is Severity.ERROR
                 and (only is None or file_of(f.path) in only)]
