@@ -19,13 +19,15 @@ The commands, in this order (the cache is emptied first):
 
 - ``scan --no-cache`` in each output format (text, JSON, CSV, Markdown, SARIF), and JSON with
   other settings (a mobile platform at medium quality; AMD ray tracing at 4K; one reader);
-- ``check --total``: with the cache cold (it fills it), then warm, as text and JSON;
+- ``check --total``: with the cache cold (it fills it), then warm, as text and JSON; and
+  ``check`` alone (the files' own problems);
 - ``scan --format json`` from the warm cache (the cache's codec must give the same facts);
 - ``explain`` (text and JSON) of the first texture of each container and of the first mesh;
 - ``diff`` of the default JSON report against the mobile one;
-- for the trees only: ``check --total`` and ``scan`` with a config of every limit and a rule
-  (``LIMITS_TOML``; the trees have none of their own); for the demo only: ``scan --deep``;
-  and once, the tables (``formats``, ``cards``, ``size``).
+- for the trees only: ``check --total``, ``check`` and ``scan`` with a config of every limit
+  and a rule (``LIMITS_TOML``; the trees have none of their own); for the demo only:
+  ``scan --deep``; and once, the tables (``formats``, ``cards``, ``size``) and ``check`` and
+  ``scan`` in an empty folder (``EMPTY``).
 
 Comparing (``--compare A B``) lists every file that is only in one folder or differs, with
 its first differing line, and exits 1 if any does (0 when the folders are identical).
@@ -64,6 +66,7 @@ SCANS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("check-total.cold.txt", ("check", "--total", ".")),
     ("check-total.txt", ("check", "--total", ".")),
     ("check-total.json", ("check", "--total", "--format", "json", ".")),
+    ("check.txt", ("check", ".")),
     ("scan.warm.json", ("scan", "--format", "json", ".")),
 )
 #: The trees have no config of their own: these checks give them one, with every limit and a
@@ -92,10 +95,23 @@ LIMITS = ".identity-limits.toml"
 TREES_ONLY = (
     ("check-limits.txt", ("check", "--total", "--config", LIMITS, ".")),
     ("check-limits.json", ("check", "--total", "--config", LIMITS, "--format", "json", ".")),
+    ("check-limits.files.txt", ("check", "--config", LIMITS, ".")),
     ("scan.limits.json", ("scan", "--config", LIMITS, "--format", "json", ".")),
 )
 #: Only the demo (small): pixels decoded.
 DEMO_ONLY = (("scan.deep.json", ("scan", "--no-cache", "--deep", "--format", "json", ".")),)
+#: Once per run, in an empty folder: ``check`` with nothing to read, which returns before the
+#: pipeline unless something else is asked (the scene budget, a report), and a scan of nothing.
+EMPTY = (
+    ("check.txt", ("check", ".")),
+    ("check.md", ("check", "--format", "markdown", ".")),
+    ("check-total.txt", ("check", "--total", ".")),
+    ("check.json", ("check", "--format", "json", ".")),
+    ("check-total.json", ("check", "--total", "--format", "json", ".")),
+    ("check-named.txt", ("check", "gone.png")),
+    ("check-bad-flag.txt", ("check", "--quality", "epic", ".")),
+    ("scan.json", ("scan", "--format", "json", ".")),
+)
 #: Once per run: the tables, which read no corpus.
 TABLES = (
     ("formats.txt", ("formats",)),
@@ -179,6 +195,10 @@ def write_all(out: Path, files: int, shapes: list[str], trees: Path, demo: bool)
         log: list[str] = []
         run_reports(root, out / "tables", TABLES, log)
         (out / "tables" / "commands.txt").write_text("\n".join(log) + "\n", encoding="utf-8")
+        empty, log = Path(scratch) / "empty", []
+        empty.mkdir()
+        run_reports(empty, out / "empty", EMPTY, log)
+        (out / "empty" / "commands.txt").write_text("\n".join(log) + "\n", encoding="utf-8")
         if demo:
             copy = Path(scratch) / "demo"
             shutil.copytree(REPO / "assets" / "demo", copy, ignore=shutil.ignore_patterns(".texbudget"))

@@ -72,10 +72,11 @@ TARGETS = (
     ("scan_100k_vs_10k", "`scan` on 100k files vs on 10k (linear is 10)", 11.0),
     ("recompute_10k_ms", "recompute all scenarios for 10k assets after a switch, ms in-process", 100.0),
 )
-#: Issue 22, item 3: a command with nothing to do against a bare interpreter that imports
+#: Issue 22, item 5: a command with nothing to do against a bare interpreter that imports
 #: the standard library it needs (``startup.py`` says which and why).
 STARTUP_TARGETS = (
     ("startup_check_empty_vs_bare", "`check` on an empty folder vs a bare interpreter", 2.0),
+    ("startup_check_named_vs_bare", "`check` of named files, none to read, vs a bare interpreter", 2.0),
     ("startup_version_vs_bare", "`--version` vs a bare interpreter", 2.0),
     ("startup_help_vs_bare", "`--help` vs a bare interpreter", 2.0),
 )

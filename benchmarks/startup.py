@@ -1,13 +1,16 @@
-"""What a command with nothing to do costs, against a bare interpreter (issue 22, item 3).
+"""What a command with nothing to do costs, against a bare interpreter (issue 22, item 5).
 
     python benchmarks/startup.py [--repeat 20] [--imports]
 
 Each command runs in a fresh interpreter, as a user runs it (``python -m texbudget …``, the
 same interpreter and bytecode as ``run.py``'s children):
 
-- ``check`` on an empty folder (the pre-commit hook when no asset changed): arguments,
-  config search, discovery of nothing, the report of nothing;
+- ``check`` on an empty folder: arguments, config search, discovery of nothing;
+- ``check`` of named files none of which is there to read (the pre-commit hook's case when
+  the files it names were deleted or are excluded): here one file that is gone;
 - ``--version`` and ``--help``: the command line only.
+
+Every command runs with the empty folder as its working folder.
 
 The baseline (``BARE``) is the interpreter importing what such a command truly needs from
 the standard library, and nothing of texbudget's: ``argparse`` (the command line),
@@ -39,9 +42,10 @@ import children  # noqa: E402  (this folder, not a package)
 BARE_IMPORTS = "argparse, json, os, pathlib, sqlite3, tomllib"
 BARE = ["-c", f"import {BARE_IMPORTS}"]
 
-#: (name, arguments after ``texbudget``); ``{empty}`` is an empty folder.
+#: (name, arguments after ``texbudget``); ``{empty}`` is an empty folder, also the working one.
 COMMANDS = (
     ("check_empty", ("check", "{empty}")),
+    ("check_named", ("check", "gone.png")),
     ("version", ("--version",)),
     ("help", ("--help",)),
 )
@@ -56,9 +60,9 @@ def measure(repeat: int, empty: Path) -> dict:
     the baseline, from ``repeat`` interleaved rounds."""
     times: dict[str, list[float]] = {"bare": [], **{name: [] for name, _ in COMMANDS}}
     for _ in range(repeat):
-        times["bare"].append(children.checked(children.run_child([sys.executable, *BARE]), "bare interpreter")["seconds"])
+        times["bare"].append(children.checked(children.run_child([sys.executable, *BARE], cwd=empty), "bare interpreter")["seconds"])
         for name, args in COMMANDS:
-            times[name].append(children.checked(children.run_child(_argv(args, empty)), name)["seconds"])
+            times[name].append(children.checked(children.run_child(_argv(args, empty), cwd=empty), name)["seconds"])
     bare = min(times["bare"])
     out: dict = {"bare_command": f"python -c \"import {BARE_IMPORTS}\"", "bare_s": bare, "commands": {}}
     for name, args in COMMANDS:
@@ -68,7 +72,7 @@ def measure(repeat: int, empty: Path) -> dict:
     return out
 
 
-def _importtime(argv: list[str]) -> dict[str, tuple[int, int, int, str | None]]:
+def _importtime(argv: list[str], cwd: Path) -> dict[str, tuple[int, int, int, str | None]]:
     """module -> (self µs, cumulative µs, nesting depth, importer) from one ``-X importtime``
     run. A module's lines come after its own imports' (``importtime`` writes each when it is
     done), so the importer of a line at depth d is the next line at depth d - 1; at depth 0
@@ -76,7 +80,7 @@ def _importtime(argv: list[str]) -> dict[str, tuple[int, int, int, str | None]]:
     ``python -m`` did."""
     env = children.child_env()
     done = subprocess.run([argv[0], "-X", "importtime", *argv[1:]], capture_output=True, text=True, env=env,
-                          stdin=subprocess.DEVNULL)
+                          stdin=subprocess.DEVNULL, cwd=cwd)
     out: dict[str, tuple[int, int, int, str | None]] = {}
     pending: list[tuple[str, int, int, int]] = []
     for line in done.stderr.splitlines():
@@ -98,10 +102,10 @@ def imports(runs: int, empty: Path) -> dict[str, list[dict]]:
     """Per command, every module it imports that the baseline does not, with the median
     self and cumulative microseconds over ``runs`` runs and its importer, biggest
     cumulative first."""
-    bare = set(_importtime([sys.executable, *BARE]))
+    bare = set(_importtime([sys.executable, *BARE], empty))
     out = {}
     for name, args in COMMANDS:
-        samples = [_importtime(_argv(args, empty)) for _ in range(runs)]
+        samples = [_importtime(_argv(args, empty), empty) for _ in range(runs)]
         rows = []
         for m in (m for m in samples[0] if m not in bare):
             got = [s[m] for s in samples if m in s]
@@ -139,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     children.PYCACHE = HERE / "out" / "pycache"
     with tempfile.TemporaryDirectory(prefix="texbudget-startup-") as scratch:
         empty = Path(scratch)
-        children.run_child(_argv(COMMANDS[0][1], empty))  # compiles the bytecode, untimed
+        children.run_child(_argv(COMMANDS[0][1], empty), cwd=empty)  # compiles the bytecode, untimed
         print(table(measure(args.repeat, empty)))
         if args.imports:
             for name, rows in imports(args.import_runs, empty).items():

@@ -13,7 +13,6 @@ import json
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 from typing import NoReturn
 
 from texbudget import __version__
@@ -239,7 +238,10 @@ def resolve_target(paths: Sequence[str], config_flag: str | None, *, missing_ok:
 def _level_root(named: Sequence, config_root):
     """A single level scene in a Godot or Unity project: the project's root (docs/levels.md,
     "The scan root of a level"), unless a config file's folder holds it; else None."""
-    if len(named) != 1 or not named[0].is_file():
+    from texbudget.config import LEVEL_SUFFIXES
+
+    # (not a scene file: no project to look for, and the levels' modules stay unimported)
+    if len(named) != 1 or not named[0].name.lower().endswith(LEVEL_SUFFIXES) or not named[0].is_file():
         return None
     from texbudget.levels.project import project_root
 
@@ -292,17 +294,20 @@ def _root_of(named: Sequence):
     return common
 
 
-def _settings(args: argparse.Namespace, config):
-    """The settings of a command: the config's, overridden by the flags given (each flag
-    checked as its config key is, ``config.check_flag``)."""
+def _flags(args: argparse.Namespace) -> dict:
+    """The scenario flags given, each checked as its config key is (``config.check_flag``)."""
     from texbudget.config import check_flag
+
+    return {"platform": check_flag("--platform", args.platform), "quality": check_flag("--quality", args.quality),
+            "resolutions": check_flag("--resolution", args.resolution), "rt": check_flag("--rt", args.rt),
+            "cards": check_flag("--cards", args.cards)}
+
+
+def _settings(args: argparse.Namespace, config):
+    """The settings of a command: the config's, overridden by the flags given."""
     from texbudget.pipeline import build_settings
 
-    return build_settings(
-        config, platform=check_flag("--platform", args.platform), quality=check_flag("--quality", args.quality),
-        resolutions=check_flag("--resolution", args.resolution), rt=check_flag("--rt", args.rt),
-        cards=check_flag("--cards", args.cards),
-    )
+    return build_settings(config, **_flags(args))
 
 
 #: Most readers ``--jobs`` may ask for: each is a process with its own pipe, and past the
@@ -331,13 +336,16 @@ def _progress():
 
 
 def load_report(args: argparse.Namespace, paths: Sequence[str], *, fixes: bool = True, target=None,
-                level: str | None = None, levels: str = ""):
+                level: str | None = None, levels: str = "", discovered=None):
     """The pipeline for one command: resolve, read, evaluate. Returns (report, config, scan).
     ``target``: what ``resolve_target`` gave already (None: ``paths`` are resolved here);
     ``fixes=False``: no fix search (for an output that shows none). ``level``: a level's
     scene (relative to the root): only what it loads is read and reported. ``levels``: for a
     whole-root scan, "reports" (each level's report, ``scan``) or "judged" (the levels
-    ``[[level]]`` names, ``check``; levels found in the project give their findings only)."""
+    ``[[level]]`` names, ``check``; levels found in the project give their findings only).
+    ``discovered``: the discovery of the whole root, made already (``cmd_check``)."""
+    from dataclasses import replace
+
     from texbudget.pipeline import evaluate
     from texbudget.scan.scene import read_scene
 
@@ -353,7 +361,8 @@ def load_report(args: argparse.Namespace, paths: Sequence[str], *, fixes: bool =
         found = read_level(root, config, level, jobs=_jobs(args), progress=_progress(), use_cache=not args.no_cache)
         scan, report = found.scan, path_report(found, settings)
     else:
-        scan = read_scene(root, config, explicit, jobs=_jobs(args), progress=_progress(), use_cache=not args.no_cache)
+        scan = read_scene(root, config, explicit, jobs=_jobs(args), progress=_progress(), use_cache=not args.no_cache,
+                          found=discovered)
         whole = None
         if (levels and explicit is None) or any(s.refs for s in scan.scenes):  # levels, or engine files
             from texbudget.levels.project import EngineProject
@@ -422,12 +431,11 @@ def cmd_scan(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     """Quiet on success; one line per failing problem, then one summary line; exit 1."""
     from texbudget.discover import discover
-    from texbudget.limits import check_limits, total_limits
-    from texbudget.model import Severity, file_of
 
     output = _check_output(args, ("text", "json", "sarif", "markdown"))
     root, config, explicit = resolve_target(args.paths, args.config, missing_ok=True)
     only = None
+    found = None
     level = level_target(root, explicit) if args.total else None  # `check --total LEVEL`: that level
     if level is not None:
         explicit = None
@@ -442,9 +450,22 @@ def cmd_check(args: argparse.Namespace) -> int:
         only = set(discover(root, config["scan.include"], config["scan.exclude"], [t for t in targets if t.exists()]).files)
         if not only:
             return ExitCode.OK
+    elif (output == "text" and not (args.total or config.limits.total or config.levels)
+          and args.baseline is None and args.max_growth is None):
+        # Only the files' own problems to find, and nothing printed without one: a tree with
+        # nothing to read (and nothing unreadable) has none, and returns before the pipeline
+        # is imported (benchmarks/startup.py). Its flags are still checked.
+        _flags(args)
+        _jobs(args)
+        found = discover(root, config["scan.include"], config["scan.exclude"])
+        if not found.files and not found.findings:
+            return ExitCode.OK
+    from texbudget.limits import check_limits, total_limits
+    from texbudget.model import Severity, file_of
+
     # The text output is one line per problem, without the fixes' hints: no fix search.
     report, _, _ = load_report(args, args.paths, fixes=output != "text", target=(root, config, None), levels="judged",
-                               level=level)
+                               level=level, discovered=found)
     limits = config.limits
     problems = [f for f in report.findings if f.severity is Severity.ERROR
                 and (only is None or file_of(f.path) in only)]

@@ -21,7 +21,6 @@ this is hand-written rather than msgspec.
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import tomllib
@@ -63,6 +62,8 @@ Check = Callable[[Any], Any]
 
 
 def _near(word: str, options: Iterable[str], n: int = 1) -> str:
+    import difflib  # only for a mistake
+
     near = difflib.get_close_matches(word, list(options), n=n)
     return f" (did you mean {', '.join(repr(x) for x in near)}?)" if near else ""
 
@@ -367,6 +368,8 @@ def _entries(name: str, body: Any, where: str, first: int = 1) -> list[tuple[str
 
 def _unknown(what: str, word: str, allowed: Iterable[str]) -> str:
     """``unknown key 'x'; did you mean 'y'? (allowed: …)``: ``what`` names the word."""
+    import difflib  # only for a mistake
+
     names = list(allowed)
     near = difflib.get_close_matches(word, names, n=1, cutoff=0.5)
     hint = f"; did you mean {near[0]!r}?" if near else ""

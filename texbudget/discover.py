@@ -47,10 +47,12 @@ import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from texbudget import findings
-from texbudget.model import Finding
 from texbudget.readers import SIDECAR_SUFFIXES, suffix_of, supported_suffixes
+
+if TYPE_CHECKING:
+    from texbudget.model import Finding
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +281,7 @@ class _Walk:
     with_sidecars: set[str] = field(default_factory=set)
 
     def note(self, rel: str, code: str, message: str) -> None:
-        self.notes.append(findings.make(rel or ".", code, message))
+        self.notes.append(_finding(rel or ".", code, message))
 
     def inside(self, real: str) -> bool:
         return real == self.real_root or real.startswith(self.real_root.rstrip(os.sep) + os.sep)
@@ -409,6 +411,14 @@ class _Walk:
 _name = operator.attrgetter("name")
 
 
+def _finding(path: str, code: str, message: str) -> Finding:
+    """A finding of the walk. The records (and msgspec) are imported only when there is one to
+    make: ``check`` on a tree with nothing to read needs neither."""
+    from texbudget import findings
+
+    return findings.make(path, code, message)
+
+
 def _rel_to(root_abs: str, path_abs: str) -> str | None:
     rel = os.path.relpath(path_abs, root_abs)
     if rel == ".":
@@ -432,9 +442,9 @@ def discover(
     try:
         root_stat = os.stat(root_abs)
     except FileNotFoundError:
-        return Discovered((), (findings.make(".", "TB005", f"{root}: the scan root does not exist"),), 0)
+        return Discovered((), (_finding(".", "TB005", f"{root}: the scan root does not exist"),), 0)
     except OSError as exc:
-        return Discovered((), (findings.make(".", "TB001", f"{root}: cannot read the scan root: {exc.strerror or exc}"),), 0)
+        return Discovered((), (_finding(".", "TB001", f"{root}: cannot read the scan root: {exc.strerror or exc}"),), 0)
     root_key = (root_stat.st_dev, root_stat.st_ino)
     state.visited.add(root_key)
     if paths is None:

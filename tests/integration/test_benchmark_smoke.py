@@ -20,7 +20,8 @@ SIZE_METRICS = {
 }
 TARGET_KEYS = ["scan_marginal_vs_raw", "scan_json_marginal_vs_raw", "check_warm_vs_raw_e2e", "check_warm_json_vs_raw_e2e",
                "peak_rss_100k_mib", "peak_rss_json_100k_mib", "scan_100k_vs_10k", "recompute_10k_ms"]
-STARTUP_KEYS = ["startup_check_empty_vs_bare", "startup_version_vs_bare", "startup_help_vs_bare"]
+STARTUP_KEYS = ["startup_check_empty_vs_bare", "startup_check_named_vs_bare", "startup_version_vs_bare",
+                "startup_help_vs_bare"]
 
 
 def test_the_benchmark_writes_every_metric(tmp_path):
@@ -57,7 +58,7 @@ def test_the_benchmark_writes_every_metric(tmp_path):
     # start-up: each command against the bare interpreter, in the same rounds
     startup = results["startup"]
     assert startup["bare_command"].startswith('python -c "import argparse')
-    assert set(startup["commands"]) == {"check_empty", "version", "help"}
+    assert set(startup["commands"]) == {"check_empty", "check_named", "version", "help"}
     for c in startup["commands"].values():
         assert c["ratio"] == c["seconds"] / startup["bare_s"]
     assert [t["key"] for t in results["startup_targets"]] == STARTUP_KEYS

@@ -7,6 +7,8 @@ file never stops a scan.
 
 Readers are named as ``"module:function"`` strings and imported on first use, so knowing the
 suffixes costs nothing and trimesh is imported only when a mesh file that needs it is read.
+The records (``texbudget.model``, and with it msgspec) are imported when a file is read, not
+with the registry: discovery and ``check`` with nothing to read need only the suffixes.
 """
 
 from __future__ import annotations
@@ -18,11 +20,10 @@ from collections.abc import Callable, Iterable, Set
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
-from texbudget import findings
-from texbudget.model import Finding, ReadResult
-from texbudget.readers import _common
+if TYPE_CHECKING:
+    from texbudget.model import ReadResult
 
 #: suffix -> (kind, "module:function"); kind is "texture", "mesh" or "scene" (an engine scene
 #: or resource file, whose SceneFacts.refs say what it loads: docs/levels.md).
@@ -142,9 +143,11 @@ class Source:
         a few looks near the start; a reader that walks a file opens it once instead."""
         if self.data is not None:
             return self.data[offset : offset + max(n, 0)]
+        from texbudget.readers._common import read_at
+
         size = self.size()
         with self.open() as f:
-            return _common.read_at(f, offset, n, size)
+            return read_at(f, offset, n, size)
 
 
 def suffix_of(path: str) -> str:
@@ -222,6 +225,14 @@ def preload(suffixes: Iterable[str]) -> None:
 _SAME = {".jpeg": ".jpg", ".tiff": ".tif"}
 
 
+def _noted(rel: str, code: str, message: str) -> ReadResult:
+    """A result holding one finding and nothing else."""
+    from texbudget import findings
+    from texbudget.model import ReadResult
+
+    return ReadResult(findings=(findings.make(rel, code, message),))
+
+
 def read_source(src: Source) -> ReadResult:
     """Sniff, dispatch, and never let an exception out: the scan goes on."""
     claimed = src.suffix
@@ -229,33 +240,33 @@ def read_source(src: Source) -> ReadResult:
     try:
         head = src.head(SNIFF_BYTES)
     except FileNotFoundError:
-        return ReadResult(findings=(findings.make(src.rel, "TB005", "the file vanished before it could be read"),))
+        return _noted(src.rel, "TB005", "the file vanished before it could be read")
     except OSError as exc:
-        return ReadResult(findings=(findings.make(src.rel, "TB001", f"cannot read: {exc.strerror or exc}"),))
+        return _noted(src.rel, "TB001", f"cannot read: {exc.strerror or exc}")
     if head.startswith(_LFS_HEAD):
         lfs = _lfs_pointer(src)
         if lfs is not None:
-            return ReadResult(findings=(lfs,))
+            return lfs
     sniffed = sniff(head)
-    extra: tuple = ()
+    extra = None
     if sniffed is not None and sniffed[1] != suffix and suffix in _BY_SUFFIX:
         container, real = sniffed
-        extra = (findings.make(src.rel, "TB003", f"the file is {container.upper()} data named {claimed}; read as {container.upper()}"),)
+        extra = _noted(src.rel, "TB003", f"the file is {container.upper()} data named {claimed}; read as {container.upper()}")
         suffix = real
     elif sniffed is not None and suffix not in _BY_SUFFIX:
         suffix = sniffed[1]
     entry = _BY_SUFFIX.get(suffix)
     if entry is None:
-        return ReadResult(findings=(findings.make(src.rel, "TB002", f"{claimed or 'no suffix'}: not a texture or mesh type texbudget reads"),))
+        return _noted(src.rel, "TB002", f"{claimed or 'no suffix'}: not a texture or mesh type texbudget reads")
     try:
         result = _load(entry[1])(src)
     except (FileNotFoundError, PermissionError, IsADirectoryError) as exc:
         code = "TB005" if isinstance(exc, FileNotFoundError) else "TB001"
-        result = ReadResult(findings=(findings.make(src.rel, code, f"cannot read: {exc.strerror or exc}"),))
+        result = _noted(src.rel, code, f"cannot read: {exc.strerror or exc}")
     except (MemoryError, RecursionError, Exception) as exc:  # a reader bug must not stop the scan
-        result = ReadResult(findings=(findings.make(src.rel, "TB009", f"internal error in the {entry[1].split(':')[0]} reader: {type(exc).__name__}: {exc}"),))
-    if extra:
-        result = ReadResult(findings=extra) + result
+        result = _noted(src.rel, "TB009", f"internal error in the {entry[1].split(':')[0]} reader: {type(exc).__name__}: {exc}")
+    if extra is not None:
+        result = extra + result
     return result
 
 
@@ -266,7 +277,7 @@ _LFS_HEAD = _LFS_POINTER[:SNIFF_BYTES]
 _LFS_MAX_BYTES = 1024
 
 
-def _lfs_pointer(src: Source) -> Finding | None:
+def _lfs_pointer(src: Source) -> ReadResult | None:
     """TB008 when the file is a Git LFS pointer (a checkout without ``git lfs pull``); the
     size it names is said when it names one."""
     try:
@@ -277,7 +288,7 @@ def _lfs_pointer(src: Source) -> Finding | None:
         return None
     size = re.search(rb"^size (\d{1,20})$", text, re.M)
     real = f" of {int(size.group(1)):,} bytes" if size else ""
-    return findings.make(src.rel, "TB008", f"a Git LFS pointer, not the file: its content{real} was not fetched; not priced")
+    return _noted(src.rel, "TB008", f"a Git LFS pointer, not the file: its content{real} was not fetched; not priced")
 
 
 def read_path(root: Path, rel: str) -> ReadResult:

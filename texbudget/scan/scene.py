@@ -18,7 +18,7 @@ from pathlib import Path
 
 from texbudget import cache as cache_mod
 from texbudget.config import Config
-from texbudget.discover import discover
+from texbudget.discover import Discovered, discover
 from texbudget.engine import EngineImport
 from texbudget.model import Finding, MeshFacts, ReadResult, SceneFacts, TextureFacts, is_part
 from texbudget.readers import KNOWN_FILES
@@ -60,8 +60,10 @@ def read_scene(
     reader: Reader = _read_one,
     cache: cache_mod.Cache | None = None,
     use_cache: bool = False,
+    found: Discovered | None = None,
 ) -> Scan:
-    """Discover and read every asset under ``root`` (or just ``paths``).
+    """Discover and read every asset under ``root`` (or just ``paths``); ``found``: that
+    discovery, made already by the caller (``check`` looks before it imports the pipeline).
 
     ``cache``: an open ``texbudget.cache.Cache`` of this root (the caller closes it), or
     ``use_cache=True`` to open and close one here. The cache is used with the default
@@ -73,8 +75,9 @@ def read_scene(
     root = Path(root)
     if cache is None and use_cache:
         with cache_mod.Cache.open(root) as opened:
-            return read_scene(root, config, paths, jobs=jobs, progress=progress, reader=reader, cache=opened)
-    found = discover(root, config["scan.include"], config["scan.exclude"], paths)
+            return read_scene(root, config, paths, jobs=jobs, progress=progress, reader=reader, cache=opened, found=found)
+    if found is None:
+        found = discover(root, config["scan.include"], config["scan.exclude"], paths)
     files = list(found.files)
     following = follows_gltf(config, paths)
     if following:
