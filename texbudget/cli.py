@@ -12,7 +12,7 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import NoReturn
 
 from texbudget import __version__
@@ -111,6 +111,22 @@ def _check_output(args: argparse.Namespace, allowed: Sequence[str]) -> str:
 
 def _write(text: str) -> None:
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def _write_chunks(chunks: Iterable[bytes]) -> None:
+    """UTF-8 text written to stdout as it is made, then a newline: a JSON report is never
+    held whole (130 MB at 100k textures). It goes to the bytes under the text stream, after
+    what that stream holds."""
+    sys.stdout.flush()
+    out = getattr(sys.stdout, "buffer", None)
+    for chunk in chunks:
+        if out is None:
+            sys.stdout.write(chunk.decode())
+            continue
+        view = memoryview(chunk)
+        while view:  # unbuffered (python -u) it is the file itself, which may take part of it
+            view = view[out.write(view):]
+    sys.stdout.write("\n")
 
 
 # --- subcommands -------------------------------------------------------------------
@@ -399,10 +415,6 @@ def level_target(root, explicit) -> str | None:
 
 
 def _render(report, output: str) -> str:
-    if output == "json":
-        from texbudget.report import json as json_report
-
-        return json_report.render(report)
     if output == "csv":
         from texbudget.report import csv as csv_report
 
@@ -424,7 +436,12 @@ def cmd_scan(args: argparse.Namespace) -> int:
     output = _check_output(args, OUTPUT_FORMATS)
     root, _, explicit = target = resolve_target(args.paths, args.config)
     report, _, _ = load_report(args, args.paths, target=target, levels="reports", level=level_target(root, explicit))
-    _write(_render(report, output))
+    if output == "json":
+        from texbudget.report.json import chunks
+
+        _write_chunks(chunks(report))
+    else:
+        _write(_render(report, output))
     return ExitCode.OK
 
 
@@ -493,6 +510,10 @@ def cmd_check(args: argparse.Namespace) -> int:
             scene = sum(1 for p in problems if p.path == ".")
             where = (f" in {files} file{'s' if files != 1 else ''}" if files else "") + (f" ({scene} scene-wide)" if scene else "")
             _write(f"texbudget check: {len(problems)} problem{'s' if len(problems) != 1 else ''}{where}")
+    elif output == "json":
+        from texbudget.report.json import chunks
+
+        _write_chunks(chunks(report, violations=problems))
     else:
         _write(_render_check(report, problems, output))
     return ExitCode.VIOLATIONS if problems else ExitCode.OK
@@ -521,12 +542,6 @@ def _growth_problems(args: argparse.Namespace, report, limits) -> list:
 
 
 def _render_check(report, problems, output: str) -> str:
-    if output == "json":
-        from texbudget.report.json import dumps, finding_entry, report_dict
-
-        data = report_dict(report)
-        data["violations"] = [finding_entry(p) for p in problems]
-        return dumps(data)
     if output == "sarif":
         from texbudget.report import sarif
 

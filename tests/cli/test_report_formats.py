@@ -14,6 +14,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.readers import factories as fx
 from tests.readers.gltf_factories import GltfBuilder
@@ -246,6 +248,90 @@ def _report(root: Path):
 
     cfg = config.load(root / "texbudget.toml")
     return pipeline.evaluate(read_scene(root, cfg, jobs=1), pipeline.build_settings(cfg))
+
+
+
+def test_json_entries_in_batches_with_names_msgspec_refuses(scene: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``chunks`` writes the long lists in batches, each entry from a template: batches of
+    two and memos of one value (so every batch boundary, every memo's restart and the batch
+    written again with json's encoder are taken), a name that is not UTF-8 in a texture's
+    path, a finding and a mesh's name, every mesh with a BLAS and an engine vertex layout:
+    the text is ``dumps`` of the report's dicts, byte for byte, and so is ``check``'s with its
+    violations."""
+    from texbudget.report import json as json_report
+
+    monkeypatch.setattr(json_report, "_BATCH", 2)
+    monkeypatch.setattr(json_report, "_MEMO_MAX", 1)
+    for i in range(5):
+        fx.write(scene, f"textures/n{i}_albedo.png", fx.png_bytes(8 << i, 8, color_type=2 + 4 * (i % 2)))
+    (scene / os.fsdecode(b"textures/bad\xff_n.png")).write_bytes(fx.png_bytes(8, 8))
+    gltf = json.loads((scene / "scene.gltf").read_text())
+    gltf["meshes"][0]["name"] = "crate \udcff"
+    (scene / "scene.gltf").write_text(json.dumps(gltf))
+    fx.write(scene, "texbudget.toml", (CONFIG + '\n[meshes]\nlayout = ["position:f32x3", "normal:s8x4"]\n').encode())
+    report = _report(scene)
+    assert len(report.textures) > 5 and report.meshes and all(m.blas and m.cost.engine_vertex_bytes for m in report.meshes)
+    assert any("\udcff" in m.facts.name for m in report.meshes)
+    assert any("\udcff" in f.path for f in report.findings)
+    data = json_report.report_dict(report)
+    assert json_report.render(report) == json_report.dumps(data)
+    violations = report.findings[:3]
+    checked = b"".join(json_report.chunks(report, violations=violations)).decode()
+    assert checked == json_report.dumps({**data, "violations": [json_report.finding_entry(f) for f in violations]})
+    assert json_report.dumps({**data, "violations": []}) == b"".join(json_report.chunks(report, violations=())).decode()
+
+
+@given(st.text())
+def test_json_msgspec_writes_every_string_as_json_does(text: str) -> None:
+    """The templates write free text (paths, names, messages) with msgspec: json's text of
+    any string that is valid Unicode, byte for byte (control characters, quotes, backslashes,
+    non-ASCII, U+2028 kept), and an error for a lone surrogate, whose batch json writes."""
+    from texbudget.report.json import _ENCODE, _string
+
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        with pytest.raises(UnicodeEncodeError):
+            _ENCODE(text)
+        assert json.loads(_string(text)) == text
+    else:
+        assert _ENCODE(text) == _string(text) == json.dumps(text, ensure_ascii=False).encode()
+
+
+def test_json_report_to_a_stdout_without_bytes(scene: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A caller's stdout that holds text only (``io.StringIO``) gets the same report."""
+    import contextlib
+    import io
+
+    expected = scan(capsys, scene, "json")
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        assert main(["scan", str(scene), "--format", "json", "--no-cache", "--jobs", "1"]) == 0
+    assert buf.getvalue() == expected and expected.endswith("}\n")
+
+
+def test_json_report_to_a_stdout_that_takes_part_of_each_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unbuffered (``python -u``), stdout's bytes are the file itself, whose ``write`` may
+    take part of what it is given: the rest is written again, nothing is lost."""
+    import io
+
+    from texbudget import cli
+
+    class Stingy(io.RawIOBase):
+        def __init__(self) -> None:
+            self.got = bytearray()
+
+        def writable(self) -> bool:
+            return True
+
+        def write(self, data) -> int:  # type: ignore[override]
+            self.got += bytes(data[:3])
+            return min(3, len(data))
+
+    raw = Stingy()
+    stdout = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)  # type: ignore[arg-type]
+    monkeypatch.setattr("sys.stdout", stdout)
+    cli._write_chunks([b'{"a": "\xc3\xa9",', b"", b' "b": 1}'])
+    stdout.flush()
+    assert bytes(raw.got) == b'{"a": "\xc3\xa9", "b": 1}\n'
 
 
 # --- Markdown ----------------------------------------------------------------------------------

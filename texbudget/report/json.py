@@ -10,28 +10,27 @@ scratch, all estimates) and ``summary`` counts.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+import msgspec
+
 from texbudget import __version__, formats
-from texbudget.model import Finding, PixelFormat, ScenarioResult
+from texbudget.model import Finding, ScenarioResult
 from texbudget.pipeline import MeshRow, Report, TextureRow
 from texbudget.report.sizes import mips_json
 
 SCHEMA = 1
 
 
-def texture_entry(row: TextureRow, mips: Any = None,
-                  find: Callable[[str], PixelFormat | None] = formats.find) -> dict[str, Any]:
-    """A texture's entry; ``mips``: a stand-in for its mip list (``render`` splices the list
-    in, written once per chain); ``find``: ``formats.find`` (``render`` remembers its answers
-    for the report's few format names)."""
+def texture_entry(row: TextureRow) -> dict[str, Any]:
+    """A texture's entry: the keys and values the report writes (``_Textures`` writes the
+    same text without the dict)."""
     f, p, c = row.facts, row.plan, row.cost
-    stored = find(f.stored_format) if f.stored_format else None
-    gpu = find(p.gpu_format)
+    stored = formats.find(f.stored_format) if f.stored_format else None
+    gpu = formats.find(p.gpu_format)
     shown = stored or gpu
     return {
         "path": f.path,
@@ -51,7 +50,7 @@ def texture_entry(row: TextureRow, mips: Any = None,
         "mips_policy": p.mips,
         "tier_drop": p.tier_drop,
         "streamed": p.streamed,
-        "mips": mips_json(c.mips) if mips is None else mips,
+        "mips": mips_json(c.mips),
         "gpu_bytes": c.gpu_bytes,
         "allocated_bytes": c.allocated_bytes,
         "disk_bytes": f.disk_bytes,
@@ -117,7 +116,11 @@ def scenario_entry(s: ScenarioResult) -> dict[str, Any]:
 
 
 def report_dict(report: Report) -> dict[str, Any]:
-    return _with_levels(_report_dict(report, [texture_entry(t) for t in report.textures]), report)
+    """The report as plain data: what ``chunks`` writes, as dicts and lists (``check
+    --baseline`` reads it; the tests hold ``chunks`` to it)."""
+    return _with_levels(_report_dict(report, [texture_entry(t) for t in report.textures],
+                                     [mesh_entry(m) for m in report.meshes], [finding_entry(f) for f in report.findings]),
+                        report)
 
 
 def _with_levels(data: dict[str, Any], report: Report) -> dict[str, Any]:
@@ -142,7 +145,7 @@ def levels_entries(report: Report) -> list[dict[str, Any]]:
     } for lv in report.levels]
 
 
-def _report_dict(report: Report, textures: list) -> dict[str, Any]:
+def _report_dict(report: Report, textures: Any, meshes: Any, findings: Any) -> dict[str, Any]:
     s = report.settings
     rts = sorted({x.rt for x in report.scenarios})
     return {
@@ -156,8 +159,8 @@ def _report_dict(report: Report, textures: list) -> dict[str, Any]:
             "config": s.config_label,
         },
         "textures": textures,
-        "meshes": [mesh_entry(m) for m in report.meshes],
-        "findings": [finding_entry(f) for f in report.findings],
+        "meshes": meshes,
+        "findings": findings,
         "scenarios": [scenario_entry(x) for x in report.scenarios],
         "acceleration": {
             vendor: {
@@ -182,7 +185,21 @@ def _report_dict(report: Report, textures: list) -> dict[str, Any]:
     }
 
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+def chunks(report: Report, violations: Sequence[Finding] | None = None) -> Iterator[bytes]:
+    """The report's JSON text (``dumps(report_dict(report))``), UTF-8, piece by piece as it
+    is made: a caller writes each piece and drops it, so the report is never held whole (at
+    100k textures it is about 130 MB). ``violations``: ``check``'s problems, a last list."""
+    findings = _Findings()
+    data = _with_levels(_report_dict(report, _Lines(report.textures, _Textures()), _Lines(report.meshes, _Meshes()),
+                                     _Lines(report.findings, findings)), report)
+    if violations is not None:
+        data["violations"] = _Lines(violations, findings)
+    return _layout(data, 0)
+
+
+def render(report: Report) -> str:
+    """The report's JSON text whole (``chunks`` joined)."""
+    return b"".join(chunks(report)).decode()
 
 
 def dumps(data: Any) -> str:
@@ -194,16 +211,7 @@ def dumps(data: Any) -> str:
     writes each line (``indent=2`` everywhere takes its pure-Python encoder, 4x slower).
     Non-ASCII is kept readable, but the lone surrogates Python uses for file names that are not
     UTF-8 are escaped as ``\\udcXX`` (which ``json`` reads back as the same name)."""
-    parts: list[str] = []
-    _layout(data, 0, parts)
-    text = "".join(parts)  # the report's one copy of its megabytes
-    if text.isascii():  # known without a look at the text: no surrogate
-        return text
-    try:  # no lone surrogate either (encoding checks megabytes faster than a search)
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return b"".join(_layout(data, 0)).decode()
 
 
 #: Containers down to this depth get one line per item; deeper ones are one line.
@@ -212,60 +220,225 @@ _EXPANDED_DEPTH = 1
 
 #: Every value written on one line goes through this encoder: json's own separators without
 #: ``indent`` (", " and ": "), non-ASCII kept, no check for cycles (a report holds none). Its
-#: ``encode`` is json's public API and runs CPython's C encoder. (json's private
-#: ``c_make_encoder``, made once, saved a tenth of the report's instructions; msgspec would
-#: save a third but writes some floats, NaN and lone surrogates differently: see
-#: docs/decisions.md.)
+#: ``encode`` is json's public API and runs CPython's C encoder. The entries of the long
+#: lists are written by templates instead (``_Textures``, ``_Meshes``, ``_Findings``).
 _ENCODER = json.JSONEncoder(ensure_ascii=False, check_circular=False)
 _compact = _ENCODER.encode
 
-
-class _Encoded(str):
-    """JSON text already written (``render``'s texture entries)."""
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _layout(value: Any, depth: int, out: list[str]) -> None:
-    """Append ``value``'s text to ``out``: containers down to ``_EXPANDED_DEPTH`` one item a
-    line, each item indented two spaces deeper than its container, the rest on one line."""
-    if type(value) is _Encoded:
-        out.append(value)
+def _utf8(text: str) -> bytes:
+    """JSON ``text`` as UTF-8, the lone surrogates of names that are not UTF-8 written
+    ``\\udcXX`` (json's encoder keeps them as they are when it keeps non-ASCII)."""
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode()
+
+
+def _small(value: Any) -> bytes:
+    """``value`` on one line, UTF-8: json's encoder, the exact form."""
+    return _utf8(_compact(value))
+
+
+def _layout(value: Any, depth: int) -> Iterator[bytes]:
+    """``value``'s text in pieces: containers down to ``_EXPANDED_DEPTH`` one item a line,
+    each item indented two spaces deeper than its container, the rest on one line."""
+    if type(value) is _Lines:
+        yield from value.chunks()
     elif depth > _EXPANDED_DEPTH or not isinstance(value, (dict, list)) or not value:
-        out.append(_compact(value))
+        yield _small(value)
     else:
-        first = "\n" + "  " * (depth + 1)
-        rest = "," + first
+        first = b"\n" + b"  " * (depth + 1)
+        rest = b"," + first
         if isinstance(value, dict):
-            out.append("{")
+            yield b"{"
             for i, (k, v) in enumerate(value.items()):
-                out.append(f"{rest if i else first}{_compact(str(k))}: ")
-                _layout(v, depth + 1, out)
-            out.append("\n" + "  " * depth + "}")
+                yield (rest if i else first) + _small(str(k)) + b": "
+                yield from _layout(v, depth + 1)
+            yield b"\n" + b"  " * depth + b"}"
         else:
-            out.append("[")
+            yield b"["
             for i, v in enumerate(value):
-                out.append(rest if i else first)
-                _layout(v, depth + 1, out)
-            out.append("\n" + "  " * depth + "]")
+                yield rest if i else first
+                yield from _layout(v, depth + 1)
+            yield b"\n" + b"  " * depth + b"]"
 
 
-def render(report: Report) -> str:
-    """``dumps(report_dict(report))``, the same text, written faster: a texture's entry is
-    encoded with a stand-in for its mip list, and the list's JSON, written once per chain
-    (textures decided alike share one), is spliced in. At 10k textures the mip lists were
-    two thirds of the report's 13 MB and of the time to write it."""
-    chains: dict[int, str] = {}  # id of a cost's mips tuple (alive in the report) -> JSON
-    find = functools.cache(formats.find)  # a report names a few formats, ten thousand times
-    lines = []
-    for row in report.textures:
-        mips = row.cost.mips
-        chain = chains.get(id(mips))
+# --- the long lists ------------------------------------------------------------------------
+#
+# A report is mostly its textures, meshes and findings (at 10k textures, 13 MB; json's
+# encoder took 0.1 s to write them, a dict and a call each). Their entries are written by a
+# template of the entry's keys instead, in the layout ``_layout`` gives a list at depth 1:
+# each value as json writes it, the ints with ``%d``, the booleans ``true``/``false``, the
+# strings a report repeats (formats, roles, codes, hints) through json's encoder once each,
+# the mip chain once per chain, and the free text (paths, names, messages) through msgspec's
+# encoder (the same bytes as json's for every string it takes; a batch that holds a lone
+# surrogate, which msgspec refuses, is written again with json's). The tests hold each
+# template to json's text of the entry's dict (``texture_entry``, ``mesh_entry``,
+# ``finding_entry``); docs/decisions.md says why msgspec.
+
+_ENCODE = msgspec.json.Encoder().encode
+_FORMAT = msgspec.json.format
+#: Entries written per piece (about 1.2 MB of textures).
+_BATCH = 1000
+#: Between two entries of a list at depth 1, one a line.
+_NEXT = b",\n    "
+#: Most values a memo keeps before it starts again (a report that repeats nothing would
+#: otherwise hold a second copy of its repeated strings).
+_MEMO_MAX = 4096
+
+
+def _string(text: str) -> bytes:
+    """A string's JSON as json writes it: the path for a batch that msgspec refused."""
+    return _utf8(_compact(text))
+
+
+class _Words(dict):
+    """JSON of the strings a report repeats, written once each by json."""
+
+    def __missing__(self, value: Any) -> bytes:
+        if len(self) >= _MEMO_MAX:
+            self.clear()
+        written = self[value] = _small(value)
+        return written
+
+
+class _Lines:
+    """A list of the report written one entry a line at depth 1: ``write`` makes each batch's
+    entries, each followed by ``_NEXT``, with a function for the free text: msgspec's
+    encoder, or json's (``_string``) for a batch msgspec refused."""
+
+    def __init__(self, rows: Sequence[Any], write: Callable[[Sequence[Any], Callable[[str], bytes]], list[bytes]]):
+        self.rows, self.write = rows, write
+
+    def chunks(self) -> Iterator[bytes]:
+        rows = self.rows
+        if not rows:
+            yield b"[]"
+            return
+        yield b"[\n    "
+        for start in range(0, len(rows), _BATCH):
+            batch = rows[start:start + _BATCH]
+            try:
+                pieces = self.write(batch, _ENCODE)
+            except UnicodeEncodeError:  # a lone surrogate: json writes it, msgspec refuses
+                pieces = self.write(batch, _string)
+            if start + _BATCH >= len(rows):
+                pieces[-1] = pieces[-1].removesuffix(_NEXT)
+            yield b"".join(pieces)
+        yield b"\n  ]"
+
+
+class _Textures:
+    """Texture entries (``texture_entry``'s keys and values). All of an entry but its path,
+    ``disk_bytes`` and ``used_by`` is shared by the textures of one size, format, decision
+    and mip chain (the 10k benchmark trees have 40 to 271 such kinds), and written once per
+    kind: its size by the template, its formats, role and decision by json (once per
+    combination), its mip chain (two thirds of a report) once per chain, by the id of its
+    tuple (textures decided alike share one, alive while the report is)."""
+
+    def __init__(self) -> None:
+        self.words = _Words()
+        self.kinds: dict[tuple, bytes] = {}
+        self.middles: dict[tuple, bytes] = {}
+        self.chains: dict[int, bytes] = {}
+
+    def __call__(self, rows: Sequence[TextureRow], string: Callable[[str], bytes]) -> list[bytes]:
+        out: list[bytes] = []
+        add = out.append
+        kinds = self.kinds
+        for row in rows:
+            f, p, c = row.facts, row.plan, row.cost
+            key = (f.container, f.width, f.height, f.depth, f.layers, f.faces, f.stored_levels, f.stored_format,
+                   f.transcodable, p.gpu_format, p.role, p.decided_by, p.mips, p.tier_drop, p.streamed, id(c.mips),
+                   c.gpu_bytes, c.allocated_bytes)
+            kind = kinds.get(key)
+            if kind is None:
+                kind = self._kind(row, key)
+            used = row.used_by
+            add(b'{"path": ')
+            add(string(f.path))
+            add(kind)
+            add(b', "disk_bytes": %d, "used_by": [%b]},\n    ' % (f.disk_bytes, b", ".join(map(string, used)) if used else b""))
+        return out
+
+    def _kind(self, row: TextureRow, key: tuple) -> bytes:
+        """From ``"container"`` to ``"allocated_bytes"``."""
+        f, c = row.facts, row.cost
+        middle_key = key[7:15]
+        middle = self.middles.get(middle_key)
+        if middle is None:
+            entry = texture_entry(row)
+            middle = _small({k: entry[k] for k in _MIDDLE})[1:-1]
+            _remember(self.middles, middle_key, middle)
+        chain = self.chains.get(id(c.mips))
         if chain is None:
-            chain = chains[id(mips)] = f', "mips": {_compact(mips_json(mips))}, "gpu_bytes": '
-        lines.append(_Encoded(_compact(texture_entry(row, _MIPS_STAND_IN, find)).replace(_MIPS_SLOT, chain, 1)))
-    return dumps(_with_levels(_report_dict(report, lines), report))
+            chain = _remember(self.chains, id(c.mips), _FORMAT(_ENCODE(mips_json(c.mips)), indent=0))  # ints: json's text
+        kind = b''.join([
+            b', "container": %b, "width": %d, "height": %d, "depth": %d, "layers": %d, "faces": %d, '
+            b'"stored_levels": %d, ' % (self.words[f.container], f.width, f.height, f.depth, f.layers, f.faces,
+                                        f.stored_levels),
+            middle, b', "mips": ', chain, b', "gpu_bytes": %d, "allocated_bytes": %d' % (c.gpu_bytes, c.allocated_bytes),
+        ])
+        return _remember(self.kinds, key, kind)
 
 
-#: The stand-in and where it lands in an encoded entry: a ``, "`` never occurs inside a JSON
-#: string (a quote there is escaped), so the first match is the entry's own key.
-_MIPS_STAND_IN = 0
-_MIPS_SLOT = ', "mips": 0, "gpu_bytes": '
+#: The keys of a texture entry that ``_Textures`` writes with json.
+_MIDDLE = ("stored_format", "vk_format", "gpu_format", "dxgi_format", "role", "decided_by", "mips_policy", "tier_drop",
+           "streamed")
+
+
+def _remember(memo: dict, key: Any, value: bytes) -> bytes:
+    """``memo[key] = value`` (a memo that holds ``_MEMO_MAX`` values starts again)."""
+    if len(memo) >= _MEMO_MAX:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
+_MESH = (b'{"path": %b, "name": %b, "primitives": %d, "vertices": %d, "indices": %d, "triangles": %d, '
+         b'"vertex_bytes": %d, "index_bytes": %d, "morph_bytes": %d, "skinned": %b, "engine_vertex_bytes": %b, '
+         b'"engine_index_bytes": %b, "buffer_bytes": %d, "basis": %b, "instances": %d, "blas": %b},\n    ')
+_BLAS = (b'{"profile": %b, "prebuild_bytes": %d, "compacted_bytes": %d, "scratch_bytes": %d, "estimate": true, '
+         b'"source": %b}')
+
+
+class _Meshes:
+    """Mesh entries (``mesh_entry``'s keys and values)."""
+
+    def __init__(self) -> None:
+        self.words = _Words()
+
+    def __call__(self, rows: Sequence[MeshRow], string: Callable[[str], bytes]) -> list[bytes]:
+        words = self.words
+        out: list[bytes] = []
+        add = out.append
+        for row in rows:
+            m, c, b = row.facts, row.cost, row.blas
+            vertex, index = c.engine_vertex_bytes, c.engine_index_bytes
+            blas = b"null" if b is None else _BLAS % (
+                words[b.profile], b.prebuild_bytes, b.compacted_bytes, b.scratch_bytes, words[b.source])
+            add(_MESH % (string(m.path), string(m.name), len(m.primitives), m.vertices, m.indices, m.triangles,
+                         m.vertex_bytes, m.index_bytes, m.morph_bytes, b"true" if m.skinned else b"false",
+                         b"null" if vertex is None else b"%d" % vertex, b"null" if index is None else b"%d" % index,
+                         c.buffer_bytes, words[c.basis], c.instances, blas))
+        return out
+
+
+_FINDING = b'{"path": %b, "code": %b, "severity": %b, "message": %b, "hint": %b},\n    '
+
+
+class _Findings:
+    """Finding entries (``finding_entry``'s keys and values)."""
+
+    def __init__(self) -> None:
+        self.words = _Words()
+
+    def __call__(self, rows: Sequence[Finding], string: Callable[[str], bytes]) -> list[bytes]:
+        words = self.words
+        # a Severity is a str whose value is its text: msgspec writes that without the
+        # enum's Python-level ``value`` and ``__hash__``
+        return [_FINDING % (string(f.path), words[f.code], _ENCODE(f.severity), string(f.message), words[f.hint])
+                for f in rows]
