@@ -286,14 +286,14 @@ def test_json_msgspec_writes_every_string_as_json_does(text: str) -> None:
     """The templates write free text (paths, names, messages) with msgspec: json's text of
     any string that is valid Unicode, byte for byte (control characters, quotes, backslashes,
     non-ASCII, U+2028 kept), and an error for a lone surrogate, whose batch json writes."""
-    from texbudget.report.json import _ENCODE, _string
+    from texbudget.report.json import _ENCODE, _small
 
     if any("\ud800" <= c <= "\udfff" for c in text):
         with pytest.raises(UnicodeEncodeError):
             _ENCODE(text)
-        assert json.loads(_string(text)) == text
+        assert json.loads(_small(text)) == text
     else:
-        assert _ENCODE(text) == _string(text) == json.dumps(text, ensure_ascii=False).encode()
+        assert _ENCODE(text) == _small(text) == json.dumps(text, ensure_ascii=False).encode()
 
 
 def test_json_report_to_a_stdout_without_bytes(scene: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -290,25 +290,17 @@ _NEXT = b",\n    "
 _MEMO_MAX = 4096
 
 
-def _string(text: str) -> bytes:
-    """A string's JSON as json writes it: the path for a batch that msgspec refused."""
-    return _utf8(_compact(text))
-
-
 class _Words(dict):
     """JSON of the strings a report repeats, written once each by json."""
 
     def __missing__(self, value: Any) -> bytes:
-        if len(self) >= _MEMO_MAX:
-            self.clear()
-        written = self[value] = _small(value)
-        return written
+        return _remember(self, value, _small(value))
 
 
 class _Lines:
     """A list of the report written one entry a line at depth 1: ``write`` makes each batch's
     entries, each followed by ``_NEXT``, with a function for the free text: msgspec's
-    encoder, or json's (``_string``) for a batch msgspec refused."""
+    encoder, or json's (``_small``) for a batch msgspec refused."""
 
     def __init__(self, rows: Sequence[Any], write: Callable[[Sequence[Any], Callable[[str], bytes]], list[bytes]]):
         self.rows, self.write = rows, write
@@ -324,7 +316,7 @@ class _Lines:
             try:
                 pieces = self.write(batch, _ENCODE)
             except UnicodeEncodeError:  # a lone surrogate: json writes it, msgspec refuses
-                pieces = self.write(batch, _string)
+                pieces = self.write(batch, _small)
             if start + _BATCH >= len(rows):
                 pieces[-1] = pieces[-1].removesuffix(_NEXT)
             yield b"".join(pieces)
