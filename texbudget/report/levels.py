@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from texbudget.model import Budget
 from texbudget.report.md import code
 from texbudget.units import human_bytes
 
@@ -30,13 +31,11 @@ MAX_AUTO_ROWS = 20
 #: What the CSV appends to its columns when the report has levels.
 LEVEL_COLUMNS = ("level", "scenario", "card", "total_bytes", "usable_bytes", "free_bytes", "verdict")
 _SYMBOL = {"fits": "✓", "tight": "!", "over": "✗"}
-_RANK = {"fits": 0, "tight": 1, "over": 2}
 
 
 def worst(level: LevelReport) -> str:
-    """The worst verdict of the level on any card in any scenario."""
-    verdicts = [c.verdict for s in level.report.scenarios for c in s.cards]
-    return max(verdicts, key=lambda v: _RANK.get(v, 0), default="fits")
+    """The worst verdict of the level on any card in any scenario (``Budget.worst``)."""
+    return Budget(scenarios=level.report.scenarios).worst
 
 
 def largest_total(level: LevelReport) -> int:

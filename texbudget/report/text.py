@@ -180,12 +180,7 @@ def levels_lines(report: Report, colour: bool = False) -> list[str]:
     from texbudget.report.levels import HEAD, rows, title
 
     table, rest = rows(levels)
-    widths = [max(len(h), *(len(r[i]) for r in table)) for i, h in enumerate(HEAD)]
-
-    def line(values: Sequence[str]) -> str:
-        return "  ".join(v.ljust(w) if i < 2 else v.rjust(w) for i, (v, w) in enumerate(zip(values, widths, strict=True))).rstrip()
-
-    out = ["", printable(title(levels) + ":"), line(HEAD), *(printable(line(r)) for r in table)]
+    out = ["", printable(title(levels) + ":"), *_columns(HEAD, table, left=(0, 1))]
     if rest:
         out.append(rest)
     if levels[0].source != "auto":
@@ -204,13 +199,19 @@ def placed_lines(level: LevelReport) -> list[str]:
     table, rest = placed(level)
     if not table:
         return []
-    widths = [max(len(h), *(len(r[i]) for r in table)) for i, h in enumerate(PLACED_HEAD)]
+    out = ["", "Meshes the level places, by instances:", *_columns(PLACED_HEAD, table, left=(1,))]
+    return [*out, rest] if rest else out
+
+
+def _columns(head: Sequence[str], rows: Sequence[Sequence[str]], left: Sequence[int]) -> list[str]:
+    """``head`` and ``rows`` as aligned columns two spaces apart, the columns of ``left``
+    flush left and the rest right (the rows ``printable``: they hold names from files)."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
 
     def line(values: Sequence[str]) -> str:
-        return "  ".join(v.ljust(w) if i == 1 else v.rjust(w) for i, (v, w) in enumerate(zip(values, widths, strict=True))).rstrip()
+        return "  ".join(v.ljust(w) if i in left else v.rjust(w) for i, (v, w) in enumerate(zip(values, widths, strict=True))).rstrip()
 
-    out = ["", "Meshes the level places, by instances:", line(PLACED_HEAD), *(printable(line(r)) for r in table)]
-    return [*out, rest] if rest else out
+    return [line(head), *(printable(line(r)) for r in rows)]
 
 
 def render(report: Report, colour: bool = False, top: int = 10) -> str:
