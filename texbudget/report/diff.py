@@ -109,7 +109,7 @@ class LevelChange:
 
     @property
     def worse(self) -> tuple[tuple[ScenarioChange, VerdictChange], ...]:
-        return tuple((s, v) for s in self.scenarios for v in s.verdicts if v.worse)
+        return _worse(self.scenarios)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,11 +126,16 @@ class Diff:
 
     @property
     def worse(self) -> tuple[tuple[ScenarioChange, VerdictChange], ...]:
-        return tuple((s, v) for s in self.scenarios for v in s.verdicts if v.worse)
+        return _worse(self.scenarios)
 
     @property
     def better(self) -> tuple[tuple[ScenarioChange, VerdictChange], ...]:
         return tuple((s, v) for s in self.scenarios for v in s.verdicts if v.better)
+
+
+def _worse(scenarios: Sequence[ScenarioChange]) -> tuple[tuple[ScenarioChange, VerdictChange], ...]:
+    """Every (scenario, card) whose verdict got worse."""
+    return tuple((s, v) for s in scenarios for v in s.verdicts if v.worse)
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -360,19 +365,23 @@ def summary(d: Diff) -> str:
         parts = [f"{what} {change(before, after)}{where}"]
     worse, better = d.worse, d.better
     if worse:
-        named = ", ".join(f"{s.label} on {v.card} {v.base} → {v.head}" for s, v in worse[:SUMMARY_VERDICTS])
-        more = f" and {len(worse) - SUMMARY_VERDICTS} more" if len(worse) > SUMMARY_VERDICTS else ""
-        parts.append(f"{len(worse)} verdict{'s' if len(worse) != 1 else ''} got worse: {named}{more}")
+        parts.append(_got_worse("verdict", [(s.label, v) for s, v in worse]))
     if better:
         parts.append(f"{len(better)} verdict{'s' if len(better) != 1 else ''} got better")
     if not worse and not better:
         parts.append("no verdict changed")
-    level_worse = [(lv, sc, v) for lv in d.levels for sc, v in lv.worse]
+    level_worse = [(f"{lv.name} {sc.label}", v) for lv in d.levels for sc, v in lv.worse]
     if level_worse:
-        named = ", ".join(f"{lv.name} {sc.label} on {v.card} {v.base} → {v.head}" for lv, sc, v in level_worse[:SUMMARY_VERDICTS])
-        more = f" and {len(level_worse) - SUMMARY_VERDICTS} more" if len(level_worse) > SUMMARY_VERDICTS else ""
-        parts.append(f"{len(level_worse)} level verdict{'s' if len(level_worse) != 1 else ''} got worse: {named}{more}")
+        parts.append(_got_worse("level verdict", level_worse))
     return "; ".join(parts)
+
+
+def _got_worse(what: str, worse: Sequence[tuple[str, VerdictChange]]) -> str:
+    """The summary's part for verdicts that got worse, each (where, change): the first
+    ``SUMMARY_VERDICTS`` named, the rest counted."""
+    named = ", ".join(f"{where} on {v.card} {v.base} → {v.head}" for where, v in worse[:SUMMARY_VERDICTS])
+    more = f" and {len(worse) - SUMMARY_VERDICTS} more" if len(worse) > SUMMARY_VERDICTS else ""
+    return f"{len(worse)} {what}{'s' if len(worse) != 1 else ''} got worse: {named}{more}"
 
 
 def _asset_rows(changes: Sequence[AssetChange]) -> list[str]:
@@ -388,8 +397,13 @@ def _asset_rows(changes: Sequence[AssetChange]) -> list[str]:
     return out
 
 
+def _shown(v: VerdictChange) -> str:
+    """A verdict change as a table shows it: its text and the new verdict's symbol."""
+    return f"{v.text}{' ' + _SYMBOL[v.head] if v.head in _SYMBOL else ''}"
+
+
 def _verdict_text(scenarios: Sequence[tuple[ScenarioChange, VerdictChange]]) -> str:
-    return "; ".join(f"{s.label}: {v.text}{' ' + _SYMBOL[v.head] if v.head in _SYMBOL else ''}" for s, v in scenarios)
+    return "; ".join(f"{s.label}: {_shown(v)}" for s, v in scenarios)
 
 
 def _level_rows(levels: Sequence[LevelChange]) -> list[str]:
@@ -424,7 +438,7 @@ def render_markdown(d: Diff, *, top: int = 25) -> str:
         out += ["| scenario | before | after | change | verdicts |", "|---|--:|--:|--:|---|"]
         for s in d.scenarios:
             if s.verdicts:
-                verdicts = "; ".join(f"{v.text}{' ' + _SYMBOL[v.head] if v.head in _SYMBOL else ''}" for v in s.verdicts)
+                verdicts = "; ".join(map(_shown, s.verdicts))
             elif s.base_bytes is None:
                 verdicts = "new scenario"
             elif s.head_bytes is None:
