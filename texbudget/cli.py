@@ -477,7 +477,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         found = discover(root, config["scan.include"], config["scan.exclude"])
         if not found.files and not found.findings:
             return ExitCode.OK
-    from texbudget.limits import check_limits, total_limits
+    from texbudget.limits import check_limits, total_problems
     from texbudget.model import Severity, file_of
 
     # The text output is one line per problem, without the fixes' hints: no fix search.
@@ -493,12 +493,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         if judged(report):  # [[level]] or `check --total LEVEL`: each level alone, named
             problems += level_problems(report, limits)
         else:
-            from texbudget.budget.assessment import budget_findings
-            from texbudget.model import Budget
-
-            budget = Budget(scenarios=report.scenarios, cards=tuple(c.name for c in report.scenarios[0].cards) if report.scenarios else ())
-            problems += [f for f in budget_findings(budget) if f.severity is Severity.ERROR]
-            problems += total_limits(report, limits)
+            problems += total_problems(report, limits)
     problems += _growth_problems(args, report, limits)
     if output == "text":
         from texbudget.report.text import printable

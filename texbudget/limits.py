@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from texbudget import findings, formats
+from texbudget.budget.assessment import budget_findings
 from texbudget.config import LimitsSection
-from texbudget.model import Finding, file_of
+from texbudget.model import Budget, Finding, Severity, file_of
 from texbudget.pipeline import MeshRow, Report, TextureRow
 from texbudget.sizing.textures import full_mip_count
 from texbudget.units import human_bytes
@@ -89,3 +90,11 @@ def total_limits(report: Report, limits: LimitsSection) -> tuple[Finding, ...]:
         return ()
     label = f"{worst.resolution} {worst.quality} rt {worst.rt}"
     return (findings.make(".", "TB027", f"{label}: scene total {human_bytes(worst.total_bytes)} > max_total {human_bytes(cap)}"),)
+
+
+def total_problems(report: Report, limits: LimitsSection) -> list[Finding]:
+    """``check --total``'s problems of one report (the whole scan's, or a level's): every
+    failing budget verdict (``budget_findings``' errors: TB030) and ``max_total`` (TB027)."""
+    scenarios = report.scenarios
+    budget = Budget(scenarios=scenarios, cards=tuple(c.name for c in scenarios[0].cards) if scenarios else ())
+    return [f for f in (*budget_findings(budget), *total_limits(report, limits)) if f.severity is Severity.ERROR]

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from texbudget import findings as findings_mod
 from texbudget.levels.graph import Level
-from texbudget.model import Finding, SceneFacts, Severity, file_of
+from texbudget.model import Finding, SceneFacts, file_of
 from texbudget.pipeline import LevelReport, Report, Settings, evaluate
 from texbudget.scan.scene import Scan
 
@@ -134,23 +134,13 @@ def path_report(levels: LevelSet, settings: Settings) -> Report:
 
 
 def level_problems(report: Report, limits: LimitsSection) -> list[Finding]:
-    """``check --total`` for levels: every failing budget verdict (TB030, TB032) and
+    """``check --total`` for levels: every failing budget verdict (TB030) and
     ``max_total`` (TB027) of each named level, the level named in the line; levels found
     automatically are shown by ``scan``, not judged."""
-    from texbudget.budget.assessment import budget_findings
-    from texbudget.limits import total_limits
-    from texbudget.model import Budget
+    from texbudget.limits import total_problems
 
-    out: list[Finding] = []
-    for lv in report.levels:
-        if lv.source == "auto":
-            continue
-        scenarios = lv.report.scenarios
-        budget = Budget(scenarios=scenarios, cards=tuple(c.name for c in scenarios[0].cards) if scenarios else ())
-        for f in (*budget_findings(budget), *total_limits(lv.report, limits)):
-            if f.severity is Severity.ERROR:
-                out.append(findings_mod.make(lv.scene, f.code, f"level {lv.name}: {f.message}", f.hint or None))
-    return out
+    return [findings_mod.make(lv.scene, f.code, f"level {lv.name}: {f.message}", f.hint or None)
+            for lv in report.levels if lv.source != "auto" for f in total_problems(lv.report, limits)]
 
 
 def judged(report: Report) -> bool:
