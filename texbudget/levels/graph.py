@@ -334,18 +334,18 @@ def resolve_level(scene: str, graph: Graph, project: Project | None = None, name
             walk.note(scene, "TB121", "the level's scene file could not be read (its own finding says why); nothing priced")
         else:
             walk.wanted[scene] = None
-        return Level(name=name or _default_name(scene), scene=scene, wanted=tuple(walk.wanted),
+        return Level(name=name or default_name(scene), scene=scene, wanted=tuple(walk.wanted),
                      findings=walk.all_findings())
     content = walk.content(scene)
     files = dict.fromkeys([scene, *content.files])
     return Level(
-        name=name or _default_name(scene), scene=scene, meshes=dict(content.meshes),
+        name=name or default_name(scene), scene=scene, meshes=dict(content.meshes),
         textures={tex: tuple(users) for tex, users in content.textures.items()},
         files=tuple(files), wanted=tuple(walk.wanted), findings=walk.all_findings(),
     )
 
 
-def _default_name(scene: str) -> str:
+def default_name(scene: str) -> str:
     """``levels/town.tscn`` -> ``town``."""
     base = posixpath.basename(scene)
     return base.rsplit(".", 1)[0] if "." in base.strip(".") else base

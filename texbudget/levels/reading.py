@@ -29,7 +29,7 @@ from pathlib import Path
 
 from texbudget.config import Config
 from texbudget.errors import ConfigError
-from texbudget.levels.graph import Graph, Level, resolve_level
+from texbudget.levels.graph import Graph, Level, default_name, resolve_level
 from texbudget.levels.project import EngineProject
 from texbudget.levels.reports import LevelSet
 from texbudget.model import SceneFacts, file_of
@@ -140,11 +140,7 @@ def project_scan(scan: Scan, levels: LevelSet | None = None, *, project: EngineP
 
 def level_name(scene: str, config: Config) -> str:
     """The name ``[[level]]`` gives ``scene``, else its file name without the suffix."""
-    for name, configured in config.levels:
-        if configured == scene:
-            return name
-    base = posixpath.basename(scene)
-    return base.rsplit(".", 1)[0] if "." in base.strip(".") else base
+    return next((name for name, configured in config.levels if configured == scene), default_name(scene))
 
 
 def read_level(root: Path, config: Config, scene: str, *, jobs: int | None = None,
@@ -202,22 +198,20 @@ def project_levels(scan: Scan, config: Config, *, jobs: int | None = None, use_c
     """Every level of a whole scan, for the TUI's picker: the ``[[level]]`` levels (source
     "config"), then the project's levels that ``[[level]]`` does not name (source "auto", named
     by their file, or their path where a name is taken). The first set is ``scan_levels``'s
-    (its findings are the whole report's); () when there are none."""
-    root = Path(scan.root)
-    project = project or EngineProject(root, scan.files, use_cache=use_cache)
-    out: list[LevelSet] = []
-    base = scan
-    if config.levels:
-        configured = configured_scenes(root, config)
-        out.append(read_levels(root, config, configured, "config", base=scan, project=project, jobs=jobs, use_cache=use_cache))
-        base = out[0].scan
+    (its findings are the whole report's), the project's levels read on its scan; () when
+    there are none."""
+    project = project or EngineProject(Path(scan.root), scan.files, use_cache=use_cache)
+    first = scan_levels(scan, config, jobs=jobs, use_cache=use_cache, project=project)
+    if first is None or first.source == "auto":
+        return () if first is None else (first,)
     named = {scene for _, scene in config.levels}
-    found = [s for s in _automatic(base, project) if s not in named]
-    if found:
-        taken = {name for name, _ in config.levels}
-        scenes = [(name if name not in taken else scene.rsplit(".", 1)[0], scene) for name, scene in _unique(found)]
-        out.append(read_levels(root, config, scenes, "auto", base=base, project=project, jobs=jobs, use_cache=use_cache))
-    return tuple(out)
+    found = [s for s in _automatic(first.scan, project) if s not in named]
+    if not found:
+        return (first,)
+    taken = {name for name, _ in config.levels}
+    scenes = [(name if name not in taken else scene.rsplit(".", 1)[0], scene) for name, scene in _unique(found)]
+    return (first, read_levels(Path(scan.root), config, scenes, "auto", base=first.scan, project=project, jobs=jobs,
+                               use_cache=use_cache))
 
 
 @dataclass(frozen=True)
