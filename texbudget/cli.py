@@ -254,10 +254,10 @@ def resolve_target(paths: Sequence[str], config_flag: str | None, *, missing_ok:
 def _level_root(named: Sequence, config_root):
     """A single level scene in a Godot or Unity project: the project's root (docs/levels.md,
     "The scan root of a level"), unless a config file's folder holds it; else None."""
-    from texbudget.config import LEVEL_SUFFIXES
+    from texbudget.config import is_level_file
 
     # (not a scene file: no project to look for, and the levels' modules stay unimported)
-    if len(named) != 1 or not named[0].name.lower().endswith(LEVEL_SUFFIXES) or not named[0].is_file():
+    if len(named) != 1 or not is_level_file(named[0].name) or not named[0].is_file():
         return None
     from texbudget.levels.project import project_root
 
@@ -407,11 +407,11 @@ def load_report(args: argparse.Namespace, paths: Sequence[str], *, fixes: bool =
 def level_target(root, explicit) -> str | None:
     """The level a command names: a single scene file (``scan town.tscn``), as a path
     relative to the root; None for anything else."""
-    if not explicit or len(explicit) != 1 or not explicit[0].is_file():
-        return None
-    from texbudget.levels.project import is_level_file
+    from texbudget.config import is_level_file
 
-    return explicit[0].relative_to(root).as_posix() if is_level_file(explicit[0].name) else None
+    if not explicit or len(explicit) != 1 or not explicit[0].is_file() or not is_level_file(explicit[0].name):
+        return None
+    return explicit[0].relative_to(root).as_posix()
 
 
 def _render(report, output: str) -> str:

@@ -46,6 +46,11 @@ LEVEL_SUFFIXES = (".tscn", ".scn", ".escn", ".unity", ".prefab", ".gltf", ".glb"
 RULE_ACTIONS = ("role", "format", "max_size", "mips", "ignore")
 
 
+def is_level_file(path: str | os.PathLike[str]) -> bool:
+    """A file a level can be (``LEVEL_SUFFIXES``): a Godot or Unity scene, a Unity prefab, a glTF."""
+    return os.fspath(path).lower().endswith(LEVEL_SUFFIXES)
+
+
 # --- checkers: each takes a value and returns it clean, or raises Invalid -------------------
 
 
@@ -420,7 +425,7 @@ def _rule_format(v: Any) -> tuple[str, bool]:
 
 def _level_scene(v: Any) -> str:
     scene = _text(v).strip().replace("\\", "/").removeprefix("./")
-    if not scene.lower().endswith(LEVEL_SUFFIXES):
+    if not is_level_file(scene):
         raise Invalid(f"a level is a scene file: {', '.join(LEVEL_SUFFIXES)}")
     parts = scene.split("/")
     if scene.startswith("/") or ":" in parts[0] or ".." in parts:

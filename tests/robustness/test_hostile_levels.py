@@ -12,7 +12,7 @@ from tests.robustness.hostile import write_hostile_tree
 from texbudget import config as config_mod
 from texbudget import findings
 from texbudget.cli import main
-from texbudget.levels.project import is_level_file
+from texbudget.config import is_level_file
 from texbudget.levels.reading import read_level, scan_levels
 from texbudget.scan.scene import read_scene
 

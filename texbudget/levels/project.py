@@ -22,7 +22,6 @@ import posixpath
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from texbudget.config import LEVEL_SUFFIXES
 from texbudget.levels.godot import GodotIndex
 from texbudget.levels.graph import ENGINE_PREFIXES, Graph, instanced_scenes, normal_path
 from texbudget.levels.unity import MODEL_SUFFIXES, UnityProject
@@ -30,11 +29,6 @@ from texbudget.model import Finding, SceneFacts, is_part
 
 _GODOT_SCENES = (".tscn", ".scn", ".escn")
 _UNITY_SCENES = (".unity", ".prefab")
-
-
-def is_level_file(path: str | os.PathLike[str]) -> bool:
-    """A file a level can be: a Godot or Unity scene, a Unity prefab, a glTF."""
-    return os.fspath(path).lower().endswith(LEVEL_SUFFIXES)
 
 
 def project_root(path: Path) -> Path | None:
