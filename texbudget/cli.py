@@ -380,12 +380,15 @@ def load_report(args: argparse.Namespace, paths: Sequence[str], *, fixes: bool =
         scan = read_scene(root, config, explicit, jobs=_jobs(args), progress=_progress(), use_cache=not args.no_cache,
                           found=discovered)
         whole = None
-        if (levels and explicit is None) or any(s.refs for s in scan.scenes):  # levels, or engine files
+        # levels come from [[level]] or a Godot or Unity scene (scan_levels): a texture or glTF
+        # tree has none, and the levels' modules (~30 ms of imports) stay unloaded
+        leveled = bool(levels) and explicit is None and (bool(config.levels) or any(s.role == "scene" for s in scan.scenes))
+        if leveled or any(s.refs for s in scan.scenes):  # levels, or engine files
             from texbudget.levels.project import EngineProject
             from texbudget.levels.reading import project_scan, scan_levels
 
             project = EngineProject(root, scan.files, use_cache=not args.no_cache)  # its indexes built once
-            if levels and explicit is None:
+            if leveled:
                 whole = scan_levels(scan, config, jobs=_jobs(args), progress=_progress(), use_cache=not args.no_cache,
                                     project=project)
             # what engine materials, scenes and levels use counts as a glTF's does (docs/levels.md)

@@ -118,3 +118,20 @@ def test_check_of_a_folder_with_nothing_to_read_but_a_broken_link_reports_it(tmp
 def test_check_of_an_empty_folder_as_a_report_still_writes_it(tmp_path, capsys, argv, first):
     assert main(["check", *argv, str(tmp_path)]) == 0
     assert capsys.readouterr().out.startswith(first)
+
+
+# --- what a scan imports for levels ---------------------------------------------------------
+
+
+def test_a_scan_without_levels_or_engine_scenes_imports_no_levels(tmp_path):
+    """Levels come from [[level]] or a Godot or Unity scene: a texture tree's scan does not
+    load the levels' modules (the Godot and Unity indexes); a Godot scene's does."""
+    from PIL import Image
+
+    Image.new("RGB", (4, 4)).save(tmp_path / "rock.png")
+    code, out, modules = imported("scan", "--no-cache", str(tmp_path))
+    assert code == 0 and out.startswith("texbudget: 1 textures, 0 meshes")
+    assert loaded(modules, ("texbudget.levels",)) == []
+    (tmp_path / "town.tscn").write_text('[gd_scene format=3]\n\n[node name="Town" type="Node3D"]\n', encoding="utf-8")
+    code, out, modules = imported("scan", "--no-cache", str(tmp_path))
+    assert code == 0 and {"texbudget.levels.reading", "texbudget.levels.project"} <= modules
