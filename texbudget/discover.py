@@ -82,36 +82,12 @@ class _Glob:
     negated: bool
 
 
-#: Characters a regular expression's class reads as syntax, escaped in a glob's class.
-_CLASS_SPECIAL = re.compile(r"[\\\[\]^&~|]")
-
 #: git's character classes (wildmatch.c, ASCII as git's ctype): ``[[:digit:]]``.
 POSIX_CLASSES = {
     "alnum": "a-zA-Z0-9", "alpha": "a-zA-Z", "blank": " \\t", "cntrl": "\\x00-\\x1f\\x7f", "digit": "0-9",
     "graph": "!-~", "lower": "a-z", "print": " -~", "punct": "!-/:-@\\[-`{-~", "space": " \\t\\n\\r",
     "upper": "A-Z", "xdigit": "0-9A-Fa-f",
 }
-
-
-def glob_class(pattern: str, i: int, negators: str) -> tuple[str, int] | None:
-    """The fnmatch class that opens at ``pattern[i]`` ("[") as a regular expression's class,
-    and the index after its "]"; None when no "]" closes it (the "[" is then a plain
-    character). One of ``negators`` first negates, a "]" first (after it) is a member, and
-    every member stands for itself but a range's "-": "^", "[", "&&", "~~", "||" and "\\"
-    are syntax in re's class and are escaped. Used by ``[[rule]] match`` (policy.rules); the
-    ``[scan]`` globs read a class as git does (``_git_class``)."""
-    j = i + 1
-    if pattern[j : j + 1] and pattern[j] in negators:
-        j += 1
-    if pattern.startswith("]", j):
-        j += 1
-    end = pattern.find("]", j)
-    if end < 0:
-        return None
-    body = pattern[i + 1 : end]
-    negate = pattern[i + 1] in negators  # (a "]" was found, so the class has a first character)
-    body = _CLASS_SPECIAL.sub(r"\\\g<0>", body[1:] if negate else body)
-    return ("[^" if negate else "[") + body + "]", end + 1
 
 
 def _git_class(pattern: str, i: int) -> tuple[str, int]:

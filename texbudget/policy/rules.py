@@ -13,7 +13,6 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from texbudget.discover import glob_class
 from texbudget.model import file_of, is_part
 
 
@@ -85,7 +84,7 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
             out.append("[^/]")
             i += 1
         elif c == "[":
-            found = glob_class(pattern, i, "!")  # as fnmatch reads a class
+            found = _fnmatch_class(pattern, i)
             if found is None:
                 out.append(re.escape(c))
                 i += 1
@@ -96,6 +95,31 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
             out.append(re.escape(c))
             i += 1
     return re.compile("".join(out))
+
+
+#: Characters a regular expression's class reads as syntax, escaped in a glob's class.
+_CLASS_SPECIAL = re.compile(r"[\\\[\]^&~|]")
+
+
+def _fnmatch_class(pattern: str, i: int) -> tuple[str, int] | None:
+    """The class that opens at ``pattern[i]`` ("[") read as fnmatch reads it, as a regular
+    expression's class, and the index after its "]"; None when no "]" closes it (the "[" is
+    then a plain character). A "!" first negates, a "]" first (after it) is a member, and
+    every member stands for itself but a range's "-": "^", "[", "&&", "~~", "||" and "\\"
+    are syntax in re's class and are escaped. The ``[scan]`` globs read a class as git does
+    (``discover._git_class``)."""
+    j = i + 1
+    if pattern[j : j + 1] == "!":
+        j += 1
+    if pattern.startswith("]", j):
+        j += 1
+    end = pattern.find("]", j)
+    if end < 0:
+        return None
+    body = pattern[i + 1 : end]
+    negate = pattern[i + 1] == "!"  # (a "]" was found, so the class has a first character)
+    body = _CLASS_SPECIAL.sub(r"\\\g<0>", body[1:] if negate else body)
+    return ("[^" if negate else "[") + body + "]", end + 1
 
 
 @dataclass(slots=True)
