@@ -467,7 +467,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
         # a changed engine sidecar (`rock.png.import`) re-checks its texture
         targets = [p.with_suffix("") if p.suffix.lower() in SIDECAR_SUFFIXES else p for p in explicit]
-        only = set(discover(root, config["scan.include"], config["scan.exclude"], [t for t in targets if t.exists()]).files)
+        only = set(discover(root, config.scan.include, config.scan.exclude, [t for t in targets if t.exists()]).files)
         if not only:
             return ExitCode.OK
     elif (output == "text" and not (args.total or config.limits.total or config.levels)
@@ -477,7 +477,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         # is imported (benchmarks/startup.py). Its flags are still checked.
         _flags(args)
         _jobs(args)
-        found = discover(root, config["scan.include"], config["scan.exclude"])
+        found = discover(root, config.scan.include, config.scan.exclude)
         if not found.files and not found.findings:
             return ExitCode.OK
     from texbudget.limits import check_limits, total_problems

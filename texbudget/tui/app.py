@@ -562,7 +562,7 @@ class TexbudgetApp(App[int]):
         except (ValueError, TexbudgetError) as exc:
             self.notify(f"{exc}; the settings before it are kept", severity="error", title="config not reloaded", markup=False)
             return False
-        rescan = any(config[key] != self.config[key] for key in SCAN_KEYS)
+        rescan = config.scan != self.config.scan  # [scan] changes what a scan reads
         self.config, self.base_settings, self.written = config, settings, []
         if rescan:
             self.start_scan()
@@ -695,10 +695,6 @@ def _primary(sets: Sequence[LevelSet]) -> LevelSet | None:
 
 def _default_settings(config: Config) -> Settings:
     return pipeline.build_settings(config)
-
-
-#: Config keys that change what a scan reads: an edit to one scans again.
-SCAN_KEYS = ("scan.include", "scan.exclude", "scan.follow")
 
 
 def run(root: Path, config: Config, settings: Settings, paths: Sequence[Path] | None,

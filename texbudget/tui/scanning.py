@@ -45,7 +45,7 @@ def read_in_batches(
     images they reference with them), then the other files not read yet in growing batches
     (``first``, 2×``first``, … up to ``largest``), so the screen fills in at once and every
     file is read once."""
-    found = discover(root, config["scan.include"], config["scan.exclude"], paths)
+    found = discover(root, config.scan.include, config.scan.exclude, paths)
     scenes = [f for f in found.files if is_scene(f)]
     # [scan] follow = "gltf": the scenes and the images they use (read with them) only
     follow = follows_gltf(config, paths)
@@ -159,7 +159,7 @@ def snapshot(root: Path, config: Config, paths: Sequence[Path] | None = None,
              extra: Iterable[str] = ()) -> dict[str, tuple[Stamp | None, ...]]:
     """Every discovered file, and every file of ``extra`` (the files levels load that
     discovery leaves out) -> (its stamp, its sidecars' stamps)."""
-    found = discover(root, config["scan.include"], config["scan.exclude"], paths)
+    found = discover(root, config.scan.include, config.scan.exclude, paths)
     out: dict[str, tuple[Stamp | None, ...]] = {}
     for rel in (*found.files, *extra):
         full = os.path.join(root, rel)
