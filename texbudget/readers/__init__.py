@@ -226,11 +226,11 @@ _SAME = {".jpeg": ".jpg", ".tiff": ".tif"}
 
 
 def _noted(rel: str, code: str, message: str) -> ReadResult:
-    """A result holding one finding and nothing else."""
-    from texbudget import findings
-    from texbudget.model import ReadResult
+    """A result holding one finding and nothing else (``_common.fail``, imported with the
+    records only when there is a finding to make)."""
+    from texbudget.readers._common import fail
 
-    return ReadResult(findings=(findings.make(rel, code, message),))
+    return fail(rel, code, message)
 
 
 def read_source(src: Source) -> ReadResult:
