@@ -34,11 +34,7 @@ from run import DEFAULT_TREES, tree_path  # noqa: E402
 
 from texbudget.readers import KNOWN_FILES, read_source  # noqa: E402
 from texbudget.readers.gltf_container import parse_json  # noqa: E402
-
-try:  # scan is a package since issue 22's split
-    from texbudget.scan.reading import PREFETCH_BYTES, PREFETCH_HEAD_BYTES, _Prefetched
-except ImportError:
-    from texbudget.scan import PREFETCH_BYTES, PREFETCH_HEAD_BYTES, _Prefetched  # type: ignore[no-redef]
+from texbudget.scan.reading import PREFETCH_BYTES, PREFETCH_HEAD_BYTES, _Prefetched  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
