@@ -74,7 +74,7 @@ class Alternative:
 
 def platform_family(platform: str) -> str:
     """"bc", "astc" or "etc2" for a platform profile name (or "desktop" / "mobile"): a profile's
-    as the fix search takes it (``budget.fix_family_for``); another name is refused here."""
+    as the fix search takes it (``budget.settings.fix_family_for``); another name is refused here."""
     profiles = load_platforms()
     if platform in profiles:
         return fix_family_for(platform)

@@ -1,4 +1,4 @@
-"""``scan.read_scene``: the same Scan with and without the cache, what invalidates an entry,
+"""``scan.scene.read_scene``: the same Scan with and without the cache, what invalidates an entry,
 pruning, the process pool, custom readers, a cache that cannot be used, concurrent runs, and
 the prefetched source the readers are handed.
 
