@@ -134,8 +134,7 @@ def project_scan(scan: Scan, levels: LevelSet | None = None, *, project: EngineP
     if not uses and not placed:
         return scan
     extra = SceneFacts(path="", instances=tuple(sorted(placed.items())), texture_usage=tuple(uses), role="project")
-    return Scan(root=scan.root, textures=scan.textures, meshes=scan.meshes, scenes=(*scan.scenes, extra),
-                findings=scan.findings, engine=scan.engine, files=scan.files, skipped=scan.skipped, cache=scan.cache)
+    return replace(scan, scenes=(*scan.scenes, extra))
 
 
 def level_name(scene: str, config: Config) -> str:
