@@ -143,17 +143,17 @@ def prepare(scan: Scan) -> _Prepared:
     last = _prepared
     if last is not None and last[0] is scan:
         return last[1]
-    users: dict[str, list[str]] = defaultdict(list)
-    slots: dict[str, list[str]] = defaultdict(list)
+    # Each texture's users, slots and uses once, in the order first met (dicts as ordered
+    # sets: a texture that many materials use is looked up in constant time, not in a list).
+    users: dict[str, dict[str, None]] = defaultdict(dict)
+    slots: dict[str, dict[str, None]] = defaultdict(dict)
     modes = {material: mode for scene in scan.scenes for material, mode in scene.alpha_modes}
-    uses: dict[str, list[tuple[str, str]]] = defaultdict(list)  # texture -> (slot, alphaMode)
+    uses: dict[str, dict[tuple[str, str], None]] = defaultdict(dict)  # texture -> (slot, alphaMode)
     for scene in scan.scenes:
         for tex, user, slot in scene.texture_usage:
-            if user not in users[tex]:
-                users[tex].append(user)
-            if slot not in slots[tex]:
-                slots[tex].append(slot)
-            uses[tex].append((slot, modes.get(user, "OPAQUE")))
+            users[tex][user] = None
+            slots[tex][slot] = None
+            uses[tex][slot, modes.get(user, "OPAQUE")] = None
     found = {tex: tuple(s) for tex, s in slots.items()}
     roles: dict[tuple[str, str], tuple[str, str]] = {}  # one copy of each (role, reason)
     own_roles = []
