@@ -50,7 +50,7 @@ import msgspec
 from msgspec.structs import force_setattr
 
 from texbudget import __version__, findings
-from texbudget.model import AttributeFacts, Finding, ReadResult, TextureFacts
+from texbudget.model import AttributeFacts, Finding, MeshFacts, ReadResult, TextureFacts
 
 #: Bump when the table layout or the meaning of a stored value changes.
 SCHEMA = 8  # 2: SceneFacts.fallbacks; 3: SceneFacts.refs and role (levels); 4: alpha_modes, cube_faces;
@@ -244,21 +244,12 @@ def _share_texture(texture: TextureFacts, share: Callable[[Any, Any], Any]) -> N
     value = texture.container
     if (kept := share(value, value)) is not value:
         force_setattr(texture, "container", kept)
-    value = texture.width
-    if (kept := share(value, value)) is not value:
-        force_setattr(texture, "width", kept)
-    value = texture.height
-    if (kept := share(value, value)) is not value:
-        force_setattr(texture, "height", kept)
     value = texture.stored_format
     if (kept := share(value, value)) is not value:
         force_setattr(texture, "stored_format", kept)
     value = texture.color_space
     if (kept := share(value, value)) is not value:
         force_setattr(texture, "color_space", kept)
-    value = texture.level_bytes
-    if (kept := share(value, value)) is not value:
-        force_setattr(texture, "level_bytes", kept)
     if texture.supercompression is not None:  # the two are None but for Basis and supercompressed KTX2
         value = texture.supercompression
         if (kept := share(value, value)) is not value:
@@ -267,20 +258,78 @@ def _share_texture(texture: TextureFacts, share: Callable[[Any, Any], Any]) -> N
         value = texture.transcodable
         if (kept := share(value, value)) is not value:
             force_setattr(texture, "transcodable", kept)
+    _share_texture_sizes(texture, share)
+
+
+def _share_texture_sizes(texture: TextureFacts, share: Callable[[Any, Any], Any]) -> None:
+    """A texture's sizes and chain of level sizes (``_share_texture``'s numbers)."""
+    value: object = texture.width
+    kept: object
+    if (kept := share(value, value)) is not value:
+        force_setattr(texture, "width", kept)
+    value = texture.height
+    if (kept := share(value, value)) is not value:
+        force_setattr(texture, "height", kept)
+    value = texture.level_bytes
+    if (kept := share(value, value)) is not value:
+        force_setattr(texture, "level_bytes", kept)
+
+
+def _share_mesh_sizes(mesh: MeshFacts, share: Callable[[Any, Any], Any]) -> None:
+    """Point a mesh's counts and sizes, and its primitives', at the equal ints ``share`` kept.
+    A mesh library repeats a few vertex counts and layouts, and an int decoded (or summed by
+    a reader) is an object of its own, 32 bytes: eight of them per mesh held 35 MiB of the
+    100k ``glb`` benchmark tree's 140,000 meshes (``benchmarks/README.md``). Written out
+    field by field, as ``_share_texture``."""
+    value = mesh.vertices
+    if (kept := share(value, value)) is not value:
+        force_setattr(mesh, "vertices", kept)
+    value = mesh.indices
+    if (kept := share(value, value)) is not value:
+        force_setattr(mesh, "indices", kept)
+    value = mesh.triangles
+    if (kept := share(value, value)) is not value:
+        force_setattr(mesh, "triangles", kept)
+    value = mesh.vertex_bytes
+    if (kept := share(value, value)) is not value:
+        force_setattr(mesh, "vertex_bytes", kept)
+    value = mesh.index_bytes
+    if (kept := share(value, value)) is not value:
+        force_setattr(mesh, "index_bytes", kept)
+    if mesh.morph_bytes:
+        value = mesh.morph_bytes
+        if (kept := share(value, value)) is not value:
+            force_setattr(mesh, "morph_bytes", kept)
+    for primitive in mesh.primitives:
+        value = primitive.vertex_count
+        if (kept := share(value, value)) is not value:
+            force_setattr(primitive, "vertex_count", kept)
+        value = primitive.triangles
+        if (kept := share(value, value)) is not value:
+            force_setattr(primitive, "triangles", kept)
+        value = primitive.index_count
+        if (kept := share(value, value)) is not value:
+            force_setattr(primitive, "index_count", kept)
+        if primitive.morph_bytes:
+            value = primitive.morph_bytes
+            if (kept := share(value, value)) is not value:
+                force_setattr(primitive, "morph_bytes", kept)
 
 
 class Decoder:
     """Loads cache values (``loads``), sharing what they have in common.
 
     A texture's strings, sizes and chain of level sizes (``_share_texture``), a mesh's
-    ``source``, a primitive's attributes (equal ``AttributeFacts`` kept once), accessor ids
+    ``source`` and its and its primitives' counts and sizes (``_share_mesh_sizes``), a
+    primitive's attributes (equal ``AttributeFacts`` kept once), accessor ids
     and compression, the texture paths and slots a scene uses and the targets, kinds and
     slots of its references are kept once for all values; mesh and material paths once
     within a value (msgpack, unlike the readers and pickle, writes a string as often as it
     occurs). The records just decoded, seen by no one yet, are pointed at the kept objects
     with ``msgspec.structs.force_setattr``. ``paths`` seeds the table of kept strings, so a
-    file's path is the very string discovery listed. One decoder serves one lookup or one
-    scan: its tables live as long as it does."""
+    file's path is the very string discovery listed. ``share_sizes`` does the same for the
+    numbers of a value read in this process. One decoder serves one lookup or one scan: its
+    tables live as long as it does."""
 
     def __init__(self, paths: Iterable[str] = ()) -> None:
         self.shared: dict[object, object] = {p: p for p in paths}
@@ -290,6 +339,17 @@ class Decoder:
         value = loads(blob)
         self.share(value[0])
         return value
+
+    def share_sizes(self, result: ReadResult) -> None:
+        """Point the numbers of ``result`` (read in this process, seen by no one yet: its
+        strings and a primitive's attributes are shared by the readers) at the equal ones
+        this decoder met before: a texture's sizes and chain of level sizes, a mesh's and its
+        primitives' counts and sizes."""
+        share = self.shared.setdefault
+        for texture in result.textures:
+            _share_texture_sizes(texture, share)
+        for mesh in result.meshes:
+            _share_mesh_sizes(mesh, share)
 
     def share(self, result: ReadResult) -> None:
         """Point ``result``'s records (just decoded, seen by no one yet) at the equal values
@@ -306,6 +366,7 @@ class Decoder:
         for mesh in result.meshes:
             own(mesh.path, mesh.path)
             force_setattr(mesh, "source", share(mesh.source, mesh.source))
+            _share_mesh_sizes(mesh, share)
             for primitive in mesh.primitives:
                 attributes = self.shared.get(primitive.attributes)
                 if attributes is None:  # kept with its AttributeFacts kept, not the decoded ones

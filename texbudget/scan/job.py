@@ -151,8 +151,11 @@ class _Job:
         if self.jobs > 1 and len(rels) >= POOL_MIN_FILES:
             self._pooled(rels, sidecar, out)
             return out
+        decoder = cache_mod.Decoder()  # shares the numbers of what is read (share_sizes)
         for rel in rels:
-            out[rel] = (self._read_here(rel, sidecar), None, False)
+            value = self._read_here(rel, sidecar)
+            decoder.share_sizes(value[0])
+            out[rel] = (value, None, False)
             self.step(1)
         return out
 
@@ -180,7 +183,8 @@ class _Job:
 
         default = self.reader is _read_one
         # Each file's value is loaded as the cache loads its values, sharing equal values
-        # across files (a custom reader's too: its engine is an EngineImport, a Finding or None).
+        # across files (a custom reader's too: its engine is an EngineImport, a Finding or None);
+        # the numbers of what this process reads are shared with them.
         decoder = cache_mod.Decoder(rels)
         keep = self.cache is not None  # the values come as blobs, for the cache to store as is
         if default:  # imported once here, before the fork, rather than in every worker
@@ -191,7 +195,9 @@ class _Job:
 
         def read_here(k: int) -> None:
             for rel in chunks[k]:
-                out[rel] = (self._read_here(rel, sidecar), None, False)
+                value = self._read_here(rel, sidecar)
+                decoder.share_sizes(value[0])
+                out[rel] = (value, None, False)
             done[k] = True
             self.step(len(chunks[k]))
 
