@@ -571,15 +571,22 @@ class Cache:
 
     def lookup(self, sigs: Mapping[str, str], dep_sig: Callable[[str], str] | None = None) -> dict[str, object]:
         """The values of the entries of ``sigs`` (path -> current signature) that are still
-        valid: path -> ``(ReadResult, EngineImport | Finding | None)``.
-        ``dep_sig(rel)`` gives a dependency's current signature (default: stat it under the
-        scan root)."""
+        valid: path -> ``(ReadResult, EngineImport | Finding | None)`` (``each_hit``, gathered)."""
+        return dict(self.each_hit(sigs, dep_sig))
+
+    def each_hit(self, sigs: Mapping[str, str], dep_sig: Callable[[str], str] | None = None) -> Iterator[tuple[str, Any]]:
+        """(path, value) of each entry of ``sigs`` (path -> current signature) that is still
+        valid, one at a time as it is decoded (a scan takes each value's records and lets the
+        rest go before the next). ``dep_sig(rel)`` gives a dependency's current signature
+        (default: stat it under the scan root). The counts, and the TB007 note of entries
+        that could not be decoded, are updated when the iteration ends; when the table
+        fails part way, the entries not given yet are misses."""
         if self.conn is None or not sigs:
             self.misses += len(sigs)
-            return {}
+            return
         root = self.path.parent.parent
         dep_sig = dep_sig or (lambda rel: stat_signature(os.path.join(root, rel)))
-        out: dict[str, object] = {}
+        given = 0
         bad: list[str] = []
         decoder = Decoder(sigs)
         canonical = decoder.shared  # the caller's path strings, kept instead of the rows' copies
@@ -594,17 +601,15 @@ class Cache:
                 except _LOAD_ERRORS:
                     bad.append(rel)
                     continue
-                out[canonical[rel]] = value  # type: ignore[index]
+                given += 1
+                yield canonical[rel], value  # type: ignore[misc]
         except sqlite3.Error as exc:
             self._failed(exc)
-            self.misses += len(sigs)
-            return {}
         if bad:
             self.notes.append(findings.make(self.shown, "TB007", f"the read cache was corrupt ({len(bad)} entr{'y' if len(bad) == 1 else 'ies'} could not be decoded, e.g. {bad[0]}); they were dropped and the files read again"))
             self._delete(bad)
-        self.hits += len(out)
-        self.misses += len(sigs) - len(out)
-        return out
+        self.hits += given
+        self.misses += len(sigs) - given
 
     @staticmethod
     def _deps_match(deps: str, dep_sig: Callable[[str], str]) -> bool:
