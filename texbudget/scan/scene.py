@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 from pathlib import Path
+from typing import TypeVar
 
 from texbudget import cache as cache_mod
 from texbudget.config import Config
@@ -26,6 +27,8 @@ from texbudget.model import Finding, MeshFacts, ReadResult, SceneFacts, TextureF
 from texbudget.readers import KNOWN_FILES
 from texbudget.scan.job import CacheStats, Progress, _Job, _stats
 from texbudget.scan.reading import Reader, _read_one, is_scene
+
+T = TypeVar("T")
 
 
 def follows_gltf(config: Config, paths: Sequence[Path] | None) -> bool:
@@ -192,16 +195,20 @@ class _Gathered:
         engine = {rel: eng for _, rel, eng in sorted(self.engine, key=itemgetter(0))}
         if self.in_order:
             return self.textures, self.meshes, self.scenes, self.findings, engine
-        kinds = [self.textures, self.meshes, self.scenes, self.findings]
-        for k, items in enumerate(kinds):
-            out: list = []
-            for start, count in zip(self.starts[k], self.counts[k], strict=True):
-                if count == 1:
-                    out.append(items[start])
-                elif count:
-                    out += items[start : start + count]
-            kinds[k] = out
-        return kinds[0], kinds[1], kinds[2], kinds[3], engine
+        starts, counts = self.starts, self.counts
+        return (_in_order(self.textures, starts[0], counts[0]), _in_order(self.meshes, starts[1], counts[1]),
+                _in_order(self.scenes, starts[2], counts[2]), _in_order(self.findings, starts[3], counts[3]), engine)
+
+
+def _in_order(items: list[T], starts: array, counts: array) -> list[T]:
+    """``items`` in the order of the files: file ``i``'s are ``counts[i]`` from ``starts[i]``."""
+    out: list[T] = []
+    for start, count in zip(starts, counts, strict=True):
+        if count == 1:
+            out.append(items[start])
+        elif count:
+            out += items[start : start + count]
+    return out
 
 
 def _combine(root: Path, found, following: list[str] | None, gathered: _Gathered, job: _Job) -> Scan:
