@@ -300,15 +300,17 @@ def _share_mesh_sizes(mesh: MeshFacts, share: Callable[[Any, Any], Any]) -> None
         value = mesh.morph_bytes
         if (kept := share(value, value)) is not value:
             force_setattr(mesh, "morph_bytes", kept)
+    # a mesh of one primitive (most) has its counts: the mesh's, kept just above
+    vertices, indices, triangles = mesh.vertices, mesh.indices, mesh.triangles
     for primitive in mesh.primitives:
         value = primitive.vertex_count
-        if (kept := share(value, value)) is not value:
+        if (kept := vertices if value == vertices else share(value, value)) is not value:
             force_setattr(primitive, "vertex_count", kept)
         value = primitive.triangles
-        if (kept := share(value, value)) is not value:
+        if (kept := triangles if value == triangles else share(value, value)) is not value:
             force_setattr(primitive, "triangles", kept)
         value = primitive.index_count
-        if (kept := share(value, value)) is not value:
+        if (kept := indices if value == indices else share(value, value)) is not value:
             force_setattr(primitive, "index_count", kept)
         if primitive.morph_bytes:
             value = primitive.morph_bytes
@@ -375,16 +377,17 @@ class Decoder:
                     share(attributes, attributes)
                 force_setattr(primitive, "attributes", attributes)
                 force_setattr(primitive, "accessor_ids", share(primitive.accessor_ids, primitive.accessor_ids))
-                force_setattr(primitive, "compression", share(primitive.compression, primitive.compression))
+                if primitive.compression is not None:
+                    force_setattr(primitive, "compression", share(primitive.compression, primitive.compression))
                 if primitive.material is not None:
                     force_setattr(primitive, "material", own(primitive.material, primitive.material))
         for scene in result.scenes:
             force_setattr(scene, "path", own(scene.path, share(scene.path, scene.path)))
             if scene.instances:
-                force_setattr(scene, "instances", tuple((own(m, m), n) for m, n in scene.instances))
+                force_setattr(scene, "instances", tuple([(own(m, m), n) for m, n in scene.instances]))
             if scene.texture_usage:
-                force_setattr(scene, "texture_usage", tuple((share(t, t), own(u, u), share(slot, slot))
-                                                            for t, u, slot in scene.texture_usage))
+                force_setattr(scene, "texture_usage", tuple([(share(t, t), own(u, u), share(slot, slot))
+                                                             for t, u, slot in scene.texture_usage]))
             for ref in scene.refs:
                 force_setattr(ref, "holder", own(ref.holder, ref.holder))
                 force_setattr(ref, "target", share(ref.target, ref.target))
