@@ -76,7 +76,7 @@ def _read_numbered(k: int) -> bytes:
     return _MESSAGES.dumps((k, blobs, deps))
 
 
-def _library_pooled(job, rels, sidecar, out, *, library: str, all_workers: bool) -> None:
+def _library_pooled(job, rels, sidecar, arrived, *, library: str, all_workers: bool) -> None:
     """``_Job._pooled`` with a library pool (the same chunks, task and decoding)."""
     import multiprocessing
 
@@ -100,14 +100,16 @@ def _library_pooled(job, rels, sidecar, out, *, library: str, all_workers: bool)
 
     def read_here(k: int) -> None:
         for rel in chunks[k]:
-            out[rel] = (job._read_here(rel, sidecar), None, False)
+            value = job._read_here(rel, sidecar)
+            decoder.share_sizes(value[0])
+            arrived(rel, value, None, False)
         done[k] = True
         job.step(len(chunks[k]))
 
     def take(message: bytes) -> None:
         number, blobs, deps = _MESSAGES.loads(message)
         for rel, blob, names in zip(chunks[number], blobs, deps, strict=True):
-            out[rel] = (decoder.loads(blob), blob if keep else None, names)
+            arrived(rel, decoder.loads(blob), blob if keep else None, names)
         done[number] = True
         job.step(len(blobs))
 
@@ -180,10 +182,10 @@ def _install(variant: str, slow: bool) -> None:
         library, everyone = LIBRARIES[variant]
         pooled = functools.partial(_library_pooled, library=library, all_workers=everyone)
 
-    def timed(self, rels, sidecar, out) -> None:
+    def timed(self, rels, sidecar, arrived) -> None:
         started = time.process_time()
         try:
-            pooled(self, rels, sidecar, out)
+            pooled(self, rels, sidecar, arrived)
         finally:
             _POOLED_CPU[0] += time.process_time() - started
 

@@ -50,7 +50,7 @@ import msgspec
 from msgspec.structs import force_setattr
 
 from texbudget import __version__, findings
-from texbudget.model import AttributeFacts, Finding, ReadResult, TextureFacts
+from texbudget.model import AttributeFacts, Finding, MeshFacts, ReadResult, TextureFacts
 
 #: Bump when the table layout or the meaning of a stored value changes.
 SCHEMA = 8  # 2: SceneFacts.fallbacks; 3: SceneFacts.refs and role (levels); 4: alpha_modes, cube_faces;
@@ -244,21 +244,12 @@ def _share_texture(texture: TextureFacts, share: Callable[[Any, Any], Any]) -> N
     value = texture.container
     if (kept := share(value, value)) is not value:
         force_setattr(texture, "container", kept)
-    value = texture.width
-    if (kept := share(value, value)) is not value:
-        force_setattr(texture, "width", kept)
-    value = texture.height
-    if (kept := share(value, value)) is not value:
-        force_setattr(texture, "height", kept)
     value = texture.stored_format
     if (kept := share(value, value)) is not value:
         force_setattr(texture, "stored_format", kept)
     value = texture.color_space
     if (kept := share(value, value)) is not value:
         force_setattr(texture, "color_space", kept)
-    value = texture.level_bytes
-    if (kept := share(value, value)) is not value:
-        force_setattr(texture, "level_bytes", kept)
     if texture.supercompression is not None:  # the two are None but for Basis and supercompressed KTX2
         value = texture.supercompression
         if (kept := share(value, value)) is not value:
@@ -267,20 +258,80 @@ def _share_texture(texture: TextureFacts, share: Callable[[Any, Any], Any]) -> N
         value = texture.transcodable
         if (kept := share(value, value)) is not value:
             force_setattr(texture, "transcodable", kept)
+    _share_texture_sizes(texture, share)
+
+
+def _share_texture_sizes(texture: TextureFacts, share: Callable[[Any, Any], Any]) -> None:
+    """A texture's sizes and chain of level sizes (``_share_texture``'s numbers)."""
+    value: object = texture.width
+    kept: object
+    if (kept := share(value, value)) is not value:
+        force_setattr(texture, "width", kept)
+    value = texture.height
+    if (kept := share(value, value)) is not value:
+        force_setattr(texture, "height", kept)
+    value = texture.level_bytes
+    if (kept := share(value, value)) is not value:
+        force_setattr(texture, "level_bytes", kept)
+
+
+def _share_mesh_sizes(mesh: MeshFacts, share: Callable[[Any, Any], Any]) -> None:
+    """Point a mesh's counts and sizes, and its primitives', at the equal ints ``share`` kept.
+    A mesh library repeats a few vertex counts and layouts, and an int decoded (or summed by
+    a reader) is an object of its own, 32 bytes: eight of them per mesh held 35 MiB of the
+    100k ``glb`` benchmark tree's 140,000 meshes (``benchmarks/README.md``). Written out
+    field by field, as ``_share_texture``."""
+    value = mesh.vertices
+    if (kept := share(value, value)) is not value:
+        force_setattr(mesh, "vertices", kept)
+    value = mesh.indices
+    if (kept := share(value, value)) is not value:
+        force_setattr(mesh, "indices", kept)
+    value = mesh.triangles
+    if (kept := share(value, value)) is not value:
+        force_setattr(mesh, "triangles", kept)
+    value = mesh.vertex_bytes
+    if (kept := share(value, value)) is not value:
+        force_setattr(mesh, "vertex_bytes", kept)
+    value = mesh.index_bytes
+    if (kept := share(value, value)) is not value:
+        force_setattr(mesh, "index_bytes", kept)
+    if mesh.morph_bytes:
+        value = mesh.morph_bytes
+        if (kept := share(value, value)) is not value:
+            force_setattr(mesh, "morph_bytes", kept)
+    # a mesh of one primitive (most) has its counts: the mesh's, kept just above
+    vertices, indices, triangles = mesh.vertices, mesh.indices, mesh.triangles
+    for primitive in mesh.primitives:
+        value = primitive.vertex_count
+        if (kept := vertices if value == vertices else share(value, value)) is not value:
+            force_setattr(primitive, "vertex_count", kept)
+        value = primitive.triangles
+        if (kept := triangles if value == triangles else share(value, value)) is not value:
+            force_setattr(primitive, "triangles", kept)
+        value = primitive.index_count
+        if (kept := indices if value == indices else share(value, value)) is not value:
+            force_setattr(primitive, "index_count", kept)
+        if primitive.morph_bytes:
+            value = primitive.morph_bytes
+            if (kept := share(value, value)) is not value:
+                force_setattr(primitive, "morph_bytes", kept)
 
 
 class Decoder:
     """Loads cache values (``loads``), sharing what they have in common.
 
     A texture's strings, sizes and chain of level sizes (``_share_texture``), a mesh's
-    ``source``, a primitive's attributes (equal ``AttributeFacts`` kept once), accessor ids
+    ``source`` and its and its primitives' counts and sizes (``_share_mesh_sizes``), a
+    primitive's attributes (equal ``AttributeFacts`` kept once), accessor ids
     and compression, the texture paths and slots a scene uses and the targets, kinds and
     slots of its references are kept once for all values; mesh and material paths once
     within a value (msgpack, unlike the readers and pickle, writes a string as often as it
     occurs). The records just decoded, seen by no one yet, are pointed at the kept objects
     with ``msgspec.structs.force_setattr``. ``paths`` seeds the table of kept strings, so a
-    file's path is the very string discovery listed. One decoder serves one lookup or one
-    scan: its tables live as long as it does."""
+    file's path is the very string discovery listed. ``share_sizes`` does the same for the
+    numbers of a value read in this process. One decoder serves one lookup or one scan: its
+    tables live as long as it does."""
 
     def __init__(self, paths: Iterable[str] = ()) -> None:
         self.shared: dict[object, object] = {p: p for p in paths}
@@ -290,6 +341,17 @@ class Decoder:
         value = loads(blob)
         self.share(value[0])
         return value
+
+    def share_sizes(self, result: ReadResult) -> None:
+        """Point the numbers of ``result`` (read in this process, seen by no one yet: its
+        strings and a primitive's attributes are shared by the readers) at the equal ones
+        this decoder met before: a texture's sizes and chain of level sizes, a mesh's and its
+        primitives' counts and sizes."""
+        share = self.shared.setdefault
+        for texture in result.textures:
+            _share_texture_sizes(texture, share)
+        for mesh in result.meshes:
+            _share_mesh_sizes(mesh, share)
 
     def share(self, result: ReadResult) -> None:
         """Point ``result``'s records (just decoded, seen by no one yet) at the equal values
@@ -306,6 +368,7 @@ class Decoder:
         for mesh in result.meshes:
             own(mesh.path, mesh.path)
             force_setattr(mesh, "source", share(mesh.source, mesh.source))
+            _share_mesh_sizes(mesh, share)
             for primitive in mesh.primitives:
                 attributes = self.shared.get(primitive.attributes)
                 if attributes is None:  # kept with its AttributeFacts kept, not the decoded ones
@@ -314,16 +377,17 @@ class Decoder:
                     share(attributes, attributes)
                 force_setattr(primitive, "attributes", attributes)
                 force_setattr(primitive, "accessor_ids", share(primitive.accessor_ids, primitive.accessor_ids))
-                force_setattr(primitive, "compression", share(primitive.compression, primitive.compression))
+                if primitive.compression is not None:
+                    force_setattr(primitive, "compression", share(primitive.compression, primitive.compression))
                 if primitive.material is not None:
                     force_setattr(primitive, "material", own(primitive.material, primitive.material))
         for scene in result.scenes:
             force_setattr(scene, "path", own(scene.path, share(scene.path, scene.path)))
             if scene.instances:
-                force_setattr(scene, "instances", tuple((own(m, m), n) for m, n in scene.instances))
+                force_setattr(scene, "instances", tuple([(own(m, m), n) for m, n in scene.instances]))
             if scene.texture_usage:
-                force_setattr(scene, "texture_usage", tuple((share(t, t), own(u, u), share(slot, slot))
-                                                            for t, u, slot in scene.texture_usage))
+                force_setattr(scene, "texture_usage", tuple([(share(t, t), own(u, u), share(slot, slot))
+                                                             for t, u, slot in scene.texture_usage]))
             for ref in scene.refs:
                 force_setattr(ref, "holder", own(ref.holder, ref.holder))
                 force_setattr(ref, "target", share(ref.target, ref.target))
@@ -510,15 +574,22 @@ class Cache:
 
     def lookup(self, sigs: Mapping[str, str], dep_sig: Callable[[str], str] | None = None) -> dict[str, object]:
         """The values of the entries of ``sigs`` (path -> current signature) that are still
-        valid: path -> ``(ReadResult, EngineImport | Finding | None)``.
-        ``dep_sig(rel)`` gives a dependency's current signature (default: stat it under the
-        scan root)."""
+        valid: path -> ``(ReadResult, EngineImport | Finding | None)`` (``each_hit``, gathered)."""
+        return dict(self.each_hit(sigs, dep_sig))
+
+    def each_hit(self, sigs: Mapping[str, str], dep_sig: Callable[[str], str] | None = None) -> Iterator[tuple[str, Any]]:
+        """(path, value) of each entry of ``sigs`` (path -> current signature) that is still
+        valid, one at a time as it is decoded (a scan takes each value's records and lets the
+        rest go before the next). ``dep_sig(rel)`` gives a dependency's current signature
+        (default: stat it under the scan root). The counts, and the TB007 note of entries
+        that could not be decoded, are updated when the iteration ends; when the table
+        fails part way, the entries not given yet are misses."""
         if self.conn is None or not sigs:
             self.misses += len(sigs)
-            return {}
+            return
         root = self.path.parent.parent
         dep_sig = dep_sig or (lambda rel: stat_signature(os.path.join(root, rel)))
-        out: dict[str, object] = {}
+        given = 0
         bad: list[str] = []
         decoder = Decoder(sigs)
         canonical = decoder.shared  # the caller's path strings, kept instead of the rows' copies
@@ -533,17 +604,15 @@ class Cache:
                 except _LOAD_ERRORS:
                     bad.append(rel)
                     continue
-                out[canonical[rel]] = value  # type: ignore[index]
+                given += 1
+                yield canonical[rel], value  # type: ignore[misc]
         except sqlite3.Error as exc:
             self._failed(exc)
-            self.misses += len(sigs)
-            return {}
         if bad:
             self.notes.append(findings.make(self.shown, "TB007", f"the read cache was corrupt ({len(bad)} entr{'y' if len(bad) == 1 else 'ies'} could not be decoded, e.g. {bad[0]}); they were dropped and the files read again"))
             self._delete(bad)
-        self.hits += len(out)
-        self.misses += len(sigs) - len(out)
-        return out
+        self.hits += given
+        self.misses += len(sigs) - given
 
     @staticmethod
     def _deps_match(deps: str, dep_sig: Callable[[str], str]) -> bool:

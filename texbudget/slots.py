@@ -50,6 +50,7 @@ SLOTS_WITHOUT_ALPHA = frozenset({
 })
 
 
+@lru_cache(maxsize=1024)
 def slot_key(slot: str) -> str:
     """``KHR_materials_clearcoat.clearcoatNormalTexture`` → ``clearcoatnormal``: the last
     ``.``-separated part, letters only, lower case, a trailing ``texture`` removed."""

@@ -579,6 +579,46 @@ def test_one_decoder_keeps_one_copy_of_equal_mesh_parts():
     assert first.scenes[0].instances[0][0] is first.meshes[0].path
 
 
+def _sized_mesh(n: str) -> ReadResult:
+    """A mesh whose counts and sizes are ints made at run time (each its own object)."""
+    def big(k: int) -> int:
+        return int(str(k))  # not a constant the compiler shares
+
+    prim = PrimitiveFacts(mode=4, vertex_count=big(7000), triangles=big(9000), index_count=big(27000),
+                          morph_bytes=big(3000))
+    return ReadResult(meshes=(MeshFacts(f"{n}.glb#mesh/0", "Rock", (prim,), vertices=big(7000), indices=big(27000),
+                                        triangles=big(9000), vertex_bytes=big(84000), index_bytes=big(54000),
+                                        morph_bytes=big(3000)),),
+                      textures=(TextureFacts(path=f"{n}.png", container="png", width=big(4096), height=big(2048)),))
+
+
+_MESH_INTS = ("vertices", "indices", "triangles", "vertex_bytes", "index_bytes", "morph_bytes")
+_PRIMITIVE_INTS = ("vertex_count", "triangles", "index_count", "morph_bytes")
+
+
+@pytest.mark.parametrize("how", ["decoded", "read here"])
+def test_one_decoder_keeps_one_copy_of_equal_counts_and_sizes(how: str):
+    """A mesh's and its primitives' counts and sizes, and a texture's sides, are one int
+    object for every value of a scan, decoded (``loads``) or read in this process
+    (``share_sizes``); the values stay equal."""
+    decoder = cache_mod.Decoder()
+    if how == "decoded":
+        first, second = (decoder.loads(cache_mod.dumps((_sized_mesh(n), None)))[0] for n in ("a", "b"))
+    else:
+        first, second = _sized_mesh("a"), _sized_mesh("b")
+        assert first.meshes[0].vertices is not second.meshes[0].vertices
+        decoder.share_sizes(first)
+        decoder.share_sizes(second)
+    assert (first, second) == (_sized_mesh("a"), _sized_mesh("b"))
+    one, two = first.meshes[0], second.meshes[0]
+    for name in _MESH_INTS:
+        assert getattr(one, name) is getattr(two, name), name
+    for name in _PRIMITIVE_INTS:
+        assert getattr(one.primitives[0], name) is getattr(two.primitives[0], name), name
+    assert one.primitives[0].vertex_count is one.vertices and one.primitives[0].index_count is one.indices
+    assert first.textures[0].width is second.textures[0].width and first.textures[0].height is second.textures[0].height
+
+
 def test_a_pool_workers_message_round_trips_with_names_that_are_not_utf8():
     """A worker sends (chunk number, each file's blob, each file's dependencies) through
     ``cache.Codec``, or its traceback as its last message; a dependency's name (or the file

@@ -113,6 +113,33 @@ def test_the_cache_gives_the_same_scan_as_reading(tree):
     assert warm.cache == CacheStats("on", hits=122, misses=0, stored=0)
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_what_is_read_is_stored_in_batches_but_not_a_racy_file(tree, monkeypatch, jobs):
+    """A cold scan writes the cache a batch of files at a time as they are read (its blobs
+    are not all held to the end); a file changed within the racy window is read, not stored."""
+    monkeypatch.setattr(job, "STORE_BATCH", 10)
+    monkeypatch.setattr(job, "POOL_MIN_FILES", 1)
+    writes: list[int] = []
+    real_store = cache_mod.Cache.store
+
+    def store(self, items):
+        items = list(items)
+        writes.append(len(items))
+        return real_store(self, items)
+
+    monkeypatch.setattr(cache_mod.Cache, "store", store)
+    plain = read_scene(tree, CONFIG, jobs=jobs)
+    fresh = tree / "characters" / "set_0000" / "char_000001.png"
+    os.utime(fresh)  # now: within the racy window
+    cold = read_scene(tree, CONFIG, jobs=jobs, use_cache=True)
+    assert same(plain, cold)
+    assert cold.cache == CacheStats("on", hits=0, misses=122, stored=121)
+    assert sum(writes) == 121 and len(writes) >= 12 and max(writes) <= 10
+    warm = read_scene(tree, CONFIG, jobs=jobs, use_cache=True)
+    assert same(plain, warm)
+    assert (warm.cache.hits, warm.cache.misses, warm.cache.stored) == (121, 1, 0)
+
+
 def test_an_open_cache_can_be_passed_and_stays_open(tree):
     with cache_mod.Cache.open(tree) as cache:
         first = read_scene(tree, CONFIG, jobs=1, cache=cache)

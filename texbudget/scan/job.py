@@ -29,11 +29,17 @@ from texbudget.scan.reading import (
 from texbudget.scan.sidecars import _Folders, _stat
 
 Progress = Callable[[int, int], None]
+#: ``take(rel, result, engine)``: one file's value, as ``_Job.read`` hands it over.
+Take = Callable[[str, ReadResult, object], None]
+#: ``arrived(rel, (result, engine), cache blob or None, glTF dependencies)``: one file read.
+Arrived = Callable[[str, tuple[ReadResult, object], bytes | None, _Deps], None]
 
 #: Fewest cache misses worth a process pool (measured, benchmarks/README.md).
 POOL_MIN_FILES = 2000
 #: Most files per chunk (the balancing step: the last wait is for one chunk at most).
 POOL_CHUNK = 128
+#: Files read per cache write (one transaction each): their blobs are held until it.
+STORE_BATCH = 2048
 
 
 @dataclass(frozen=True)
@@ -84,9 +90,11 @@ class _Job:
         if self.progress and n:
             self.progress(min(self.done, self.total), max(self.total, self.done))
 
-    def read(self, rels: Sequence[str]) -> dict[str, tuple[ReadResult, object]]:
-        """rel -> (ReadResult, engine) for every path, from the cache or read."""
-        out: dict[str, tuple[ReadResult, object]] = {}
+    def read(self, rels: Sequence[str], take: Take) -> None:
+        """Every path's (ReadResult, engine), from the cache or read, each handed to
+        ``take(rel, result, engine)`` as it comes (cache hits first, then the files read, in
+        no set order), so no file's value is held after it was taken. What is read is stored
+        in the cache in batches of ``STORE_BATCH`` as it comes."""
         sigs: dict[str, str] = {}  # the cache signature of each file
         own: dict[str, str] = {}  # ... without its sidecars, for the few files that have one
         with_sidecar: set[str] = set()
@@ -107,33 +115,22 @@ class _Job:
                         own[rel] = sigs[rel]
                         sigs[rel] = cache_mod.signature(st, sides)
         dep_sig = functools.partial(self._dep_sig, sigs=sigs, own=own)
+        hits: set[str] = set()
         if self.cache is not None and sigs:
-            hits = self.cache.lookup(sigs, dep_sig)
-            for rel, value in hits.items():
-                out[rel] = value  # type: ignore[assignment]
+            for rel, (result, engine) in self.cache.each_hit(sigs, dep_sig):
+                hits.add(rel)
+                take(rel, result, engine)
             self.step(len(hits))
-        misses = [r for r in rels if r not in out]
-        blobs = self._read_misses(misses, with_sidecar)
-        store = []
-        now = None
-        for rel, (value, blob, names) in blobs.items():
-            out[rel] = value
-            sig = sigs.get(rel)
-            if sig is None or self.cache is None:
-                continue
-            now = now or _now_ns()
-            if cache_mod.is_racy_signature(sig, now):
-                continue
-            deps: list[tuple[str, str]] = []
-            if has_dependencies(rel):
-                found = _dependencies(self.root, rel, value) if names is False else names
-                if found is None:
-                    continue
-                deps = [(d, dep_sig(d)) for d in found]
-            store.append((rel, sig, deps, blob if blob is not None else cache_mod.dumps(value)))
-        if self.cache is not None and store:
-            self.cache.store(store)
-        return out
+        store = _Store(self, sigs, dep_sig) if self.cache is not None else None
+
+        def arrived(rel: str, value: tuple[ReadResult, object], blob: bytes | None, names: _Deps) -> None:
+            take(rel, *value)
+            if store is not None:
+                store.add(rel, value, blob, names)
+
+        self._read_misses([r for r in rels if r not in hits] if hits else list(rels), with_sidecar, arrived)
+        if store is not None:
+            store.flush()
 
     def _dep_sig(self, rel: str, sigs: Mapping[str, str], own: Mapping[str, str]) -> str:
         """A dependency's signature: its own stat only (no sidecars), from this run's
@@ -143,18 +140,19 @@ class _Job:
             return sig
         return cache_mod.stat_signature(os.path.join(self.root_str, rel))
 
-    def _read_misses(self, rels: list[str], sidecar: set[str]) -> dict[str, tuple[tuple[ReadResult, object], bytes | None, _Deps]]:
-        """rel -> ((ReadResult, engine), cache blob or None, glTF dependencies or False when
-        not looked for) for the files to read."""
-        out: dict[str, tuple[tuple[ReadResult, object], bytes | None, _Deps]] = {}
+    def _read_misses(self, rels: list[str], sidecar: set[str], arrived: Arrived) -> None:
+        """Read the files, each handed to ``arrived(rel, (ReadResult, engine), cache blob or
+        None, glTF dependencies or False when not looked for)`` as it is read."""
         rels = _by_type(rels)
         if self.jobs > 1 and len(rels) >= POOL_MIN_FILES:
-            self._pooled(rels, sidecar, out)
-            return out
+            self._pooled(rels, sidecar, arrived)
+            return
+        decoder = cache_mod.Decoder()  # shares the numbers of what is read (share_sizes)
         for rel in rels:
-            out[rel] = (self._read_here(rel, sidecar), None, False)
+            value = self._read_here(rel, sidecar)
+            decoder.share_sizes(value[0])
+            arrived(rel, value, None, False)
             self.step(1)
-        return out
 
     def _read_here(self, rel: str, sidecar: set[str]) -> tuple[ReadResult, object]:
         """Read one file in this process; ``sidecar``: the files with an engine sidecar. An
@@ -168,8 +166,8 @@ class _Job:
             raise
         return result, engine
 
-    def _pooled(self, rels: list[str], sidecar: set[str], out: dict) -> None:
-        """Read ``rels`` into ``out`` with ``jobs - 1`` worker processes and this one
+    def _pooled(self, rels: list[str], sidecar: set[str], arrived: Arrived) -> None:
+        """Read ``rels`` (each handed to ``arrived``, as ``_read_misses``) with ``jobs - 1`` worker processes and this one
         (``scan.pool``: how the chunks are shared and sent). Every process takes the next
         chunk from a shared source, so no core waits while another has work and the last wait
         is for one chunk at most; this process reads the scenes' chunks first and takes the
@@ -180,7 +178,8 @@ class _Job:
 
         default = self.reader is _read_one
         # Each file's value is loaded as the cache loads its values, sharing equal values
-        # across files (a custom reader's too: its engine is an EngineImport, a Finding or None).
+        # across files (a custom reader's too: its engine is an EngineImport, a Finding or None);
+        # the numbers of what this process reads are shared with them.
         decoder = cache_mod.Decoder(rels)
         keep = self.cache is not None  # the values come as blobs, for the cache to store as is
         if default:  # imported once here, before the fork, rather than in every worker
@@ -191,7 +190,9 @@ class _Job:
 
         def read_here(k: int) -> None:
             for rel in chunks[k]:
-                out[rel] = (self._read_here(rel, sidecar), None, False)
+                value = self._read_here(rel, sidecar)
+                decoder.share_sizes(value[0])
+                arrived(rel, value, None, False)
             done[k] = True
             self.step(len(chunks[k]))
 
@@ -201,7 +202,7 @@ class _Job:
                 raise pool.WorkerFailed(loaded)
             number, blobs, deps = loaded
             for rel, blob, names in zip(chunks[number], blobs, deps, strict=True):
-                out[rel] = (decoder.loads(blob), blob if keep else None, names)
+                arrived(rel, decoder.loads(blob), blob if keep else None, names)
             done[number] = True
             self.step(len(blobs))
 
@@ -223,6 +224,46 @@ class _Job:
             _note_ended_early(ended, sum(len(chunks[k]) for k in left))
         for k in left:
             read_here(k)
+
+
+class _Store:
+    """What one ``_Job.read`` stores in the cache, in batches of ``STORE_BATCH`` files as they
+    are read: a blob is held until its batch is written, not until the last file is read (a
+    cold scan of 100k files held them all, about 1 KB a GLB). A file modified less than
+    ``cache.RACY_SECONDS`` before its batch is written is not stored; a glTF's dependencies
+    are listed with their signatures as it comes, and a glTF whose dependencies cannot be
+    listed (its JSON is unreadable) is not stored."""
+
+    def __init__(self, job: _Job, sigs: Mapping[str, str], dep_sig: Callable[[str], str]) -> None:
+        self.job = job
+        self.sigs = sigs
+        self.dep_sig = dep_sig
+        self.rows: list[tuple[str, str, list[tuple[str, str]], bytes]] = []
+
+    def add(self, rel: str, value: tuple[ReadResult, object], blob: bytes | None, names: _Deps) -> None:
+        sig = self.sigs.get(rel)
+        if sig is None:
+            return
+        deps: list[tuple[str, str]] = []
+        if has_dependencies(rel):
+            found = _dependencies(self.job.root, rel, value) if names is False else names
+            if found is None:
+                return
+            deps = [(d, self.dep_sig(d)) for d in found]
+        self.rows.append((rel, sig, deps, blob if blob is not None else cache_mod.dumps(value)))
+        if len(self.rows) >= STORE_BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the rows held (less the racy ones) in one transaction."""
+        cache = self.job.cache
+        if not self.rows or cache is None:
+            return
+        now = _now_ns()
+        rows = [row for row in self.rows if not cache_mod.is_racy_signature(row[1], now)]
+        self.rows = []
+        if rows:
+            cache.store(rows)
 
 
 def _by_type(rels: list[str]) -> list[str]:

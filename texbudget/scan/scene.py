@@ -12,9 +12,12 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from array import array
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
+from typing import TypeVar
 
 from texbudget import cache as cache_mod
 from texbudget.config import Config
@@ -24,6 +27,8 @@ from texbudget.model import Finding, MeshFacts, ReadResult, SceneFacts, TextureF
 from texbudget.readers import KNOWN_FILES
 from texbudget.scan.job import CacheStats, Progress, _Job, _stats
 from texbudget.scan.reading import Reader, _read_one, is_scene
+
+T = TypeVar("T")
 
 
 def follows_gltf(config: Config, paths: Sequence[Path] | None) -> bool:
@@ -88,9 +93,9 @@ def read_scene(
     known = KNOWN_FILES.set((os.fspath(root), frozenset(found.files)))  # what a glTF's URIs need not walk
     try:
         with gc_paused():
-            values = job.read(files)
-            results = [(rel, *values[rel]) for rel in files]
-            scan = _combine(root, found, files if following else None, results, job)
+            gathered = _Gathered(files)
+            job.read(files, gathered.take)
+            scan = _combine(root, found, files if following else None, gathered, job)
     finally:
         KNOWN_FILES.reset(known)
     if active is not None:
@@ -136,30 +141,85 @@ def _with_stats(scan: Scan, stats: CacheStats) -> Scan:
                 cache=stats)
 
 
-def _keep_engine(rel: str, eng: object, engine: dict, findings: list[Finding]) -> None:
-    if isinstance(eng, Finding):
-        findings.append(eng)
-    elif isinstance(eng, EngineImport):
-        engine[rel] = eng
-        findings.extend(eng.findings)
+class _Gathered:
+    """The records of files read in any order (``_Job.read`` hands each file's over as it
+    comes: cache hits, then the pool's chunks as they arrive), in the order of ``files``.
+
+    Each file's records are appended to one list per kind as they come, and where they went
+    is noted in arrays (per file and kind a start and a count, machine ints: no object per
+    file); ``ordered`` puts them in the files' order once, at the end. A file's
+    ``ReadResult`` and the tuples around it are freed as soon as its records are taken,
+    rather than all held until the last file is read: held, they were about 20 MiB of a 100k
+    file scan, left as holes between the records that stay (benchmarks/README.md, "The glb
+    tree after issue 22"). An engine sidecar's finding, or an ``EngineImport``'s findings,
+    follow the file's own."""
+
+    def __init__(self, files: Sequence[str]) -> None:
+        self.position = {rel: i for i, rel in enumerate(files)}
+        self.n = n = len(files)
+        self.textures: list[TextureFacts] = []
+        self.meshes: list[MeshFacts] = []
+        self.scenes: list[SceneFacts] = []
+        self.findings: list[Finding] = []
+        # per file: where its records start in each list, and how many (4-byte ints)
+        self.starts = tuple(array("I", bytes(4 * n)) for _ in range(4))
+        self.counts = tuple(array("I", bytes(4 * n)) for _ in range(4))
+        self.engine: list[tuple[int, str, EngineImport]] = []
+        self.last = -1  # the position of the file taken last
+        self.in_order = True  # every file so far came after the one before it
+
+    def take(self, rel: str, result: ReadResult, engine: object) -> None:
+        i = self.position[rel]
+        if i < self.last:
+            self.in_order = False
+        self.last = i
+        starts, counts = self.starts, self.counts
+        if result.textures:
+            starts[0][i], counts[0][i] = len(self.textures), len(result.textures)
+            self.textures += result.textures
+        if result.meshes:
+            starts[1][i], counts[1][i] = len(self.meshes), len(result.meshes)
+            self.meshes += result.meshes
+        if result.scenes:
+            starts[2][i], counts[2][i] = len(self.scenes), len(result.scenes)
+            self.scenes += result.scenes
+        findings = result.findings
+        if isinstance(engine, Finding):
+            findings += (engine,)
+        elif isinstance(engine, EngineImport):
+            self.engine.append((i, rel, engine))
+            findings += engine.findings
+        if findings:
+            starts[3][i], counts[3][i] = len(self.findings), len(findings)
+            self.findings += findings
+
+    def ordered(self) -> tuple[list[TextureFacts], list[MeshFacts], list[SceneFacts], list[Finding], dict[str, EngineImport]]:
+        """(textures, meshes, scenes, findings, engine imports by path), in the files' order."""
+        engine = {rel: eng for _, rel, eng in sorted(self.engine, key=itemgetter(0))}
+        if self.in_order:
+            return self.textures, self.meshes, self.scenes, self.findings, engine
+        starts, counts = self.starts, self.counts
+        return (_in_order(self.textures, starts[0], counts[0]), _in_order(self.meshes, starts[1], counts[1]),
+                _in_order(self.scenes, starts[2], counts[2]), _in_order(self.findings, starts[3], counts[3]), engine)
 
 
-def _combine(root: Path, found, following: list[str] | None, results: Iterable[tuple[str, ReadResult, object]], job: _Job) -> Scan:
+def _in_order(items: list[T], starts: array, counts: array) -> list[T]:
+    """``items`` in the order of the files: file ``i``'s are ``counts[i]`` from ``starts[i]``."""
+    out: list[T] = []
+    for start, count in zip(starts, counts, strict=True):
+        if count == 1:
+            out.append(items[start])
+        elif count:
+            out += items[start : start + count]
+    return out
+
+
+def _combine(root: Path, found, following: list[str] | None, gathered: _Gathered, job: _Job) -> Scan:
     """The scan from the files read (all that discovery ``found``, or under ``[scan] follow
     = "gltf"`` the glTF/GLB files in ``following``), with the images their scenes use that
     were not read yet (excluded from discovery, or not read under ``follow``)."""
-    textures: list[TextureFacts] = []
-    meshes: list[MeshFacts] = []
-    scenes: list[SceneFacts] = []
-    findings: list[Finding] = list(found.findings)
-    engine: dict[str, EngineImport] = {}
-    for rel, result, eng in results:
-        textures += result.textures
-        meshes += result.meshes
-        scenes += result.scenes
-        findings += result.findings
-        if eng is not None:
-            _keep_engine(rel, eng, engine, findings)
+    textures, meshes, scenes, read_findings, engine = gathered.ordered()
+    findings: list[Finding] = [*found.findings, *read_findings]
     read_paths = {t.path for t in textures} | set(found.files if following is None else following)
     follow: list[str] = []
     for scene in scenes:
@@ -170,12 +230,12 @@ def _combine(root: Path, found, following: list[str] | None, results: Iterable[t
     if follow:
         job.total += len(follow)
         job.followed.update(follow)
-        values = job.read(follow)
-        for tex in follow:
-            result, eng = values[tex]
-            textures += result.textures
-            findings += result.findings
-            _keep_engine(tex, eng, engine, findings)
+        more = _Gathered(follow)
+        job.read(follow, more.take)
+        more_textures, _, _, more_findings, more_engine = more.ordered()
+        textures += more_textures
+        findings += more_findings
+        engine.update(more_engine)
     return Scan(
         root=root, textures=tuple(textures), meshes=tuple(meshes), scenes=tuple(scenes),
         findings=tuple(findings), engine=engine, skipped=found.skipped,
