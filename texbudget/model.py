@@ -41,9 +41,10 @@ class Severity(str, Enum):
 
 
 #: What ends the path of a part of a file: ``#image/N``, ``#mesh/N``, ``#material/N``,
-#: ``#light/N`` (glTF: an EXT_lights_image_based cubemap; and the mesh readers' ``#mesh/N``).
-#: Anything else with a "#" is a file's own name.
-_PART = re.compile(r"#(?:image|mesh|material|light)/[0-9]+$")
+#: ``#light/N`` (glTF: an EXT_lights_image_based cubemap; and the mesh readers' ``#mesh/N``),
+#: ``#library/N`` (a Godot file's N-th MeshLibrary sub-resource). Anything else with a "#" is
+#: a file's own name.
+_PART = re.compile(r"#(?:image|mesh|material|light|library)/[0-9]+$")
 
 
 def file_of(path: str) -> str:
@@ -197,8 +198,9 @@ class MeshFacts(Record, frozen=True):
 
 
 #: What a ``SceneRef`` loads (docs/levels.md): another scene or resource file whose content
-#: is loaded ``count`` times ("instance"), a mesh placed ``count`` times, a material, a texture.
-REF_KINDS: tuple[str, ...] = ("instance", "mesh", "material", "texture")
+#: is loaded ``count`` times ("instance"), a mesh placed ``count`` times, a material, a texture,
+#: or a Godot GridMap's cells ("cells": a MeshLibrary item placed ``count`` times, slot ``item/N``).
+REF_KINDS: tuple[str, ...] = ("instance", "mesh", "material", "texture", "cells")
 
 
 class SceneRef(Record, frozen=True):
@@ -212,8 +214,9 @@ class SceneRef(Record, frozen=True):
     materials and textures are loaded once whatever the count. For a "mesh" edge, ``material``
     replaces the mesh's own material on every surface (Godot ``material_override``) and
     ``surfaces`` surface by surface ("" keeps the mesh's own; Unity's ``m_Materials``).
-    ``slot`` names a texture's slot in its material (``albedo_texture``, ``_MainTex``);
-    ``where`` the node in the scene, for messages (``Town/Market/Barrel``)."""
+    ``slot`` names a texture's slot in its material (``albedo_texture``, ``_MainTex``), a
+    MeshLibrary item's "mesh" edge's item and a "cells" edge's (``item/N``, docs/levels.md,
+    "GridMap"); ``where`` the node in the scene, for messages (``Town/Market/Barrel``)."""
 
     holder: str
     target: str

@@ -26,6 +26,7 @@ from texbudget.readers.godot_variant import (
     GodotSyntaxError,
     Packed,
     Ref,
+    TextSpan,
     parse_sections,
     parse_value,
 )
@@ -311,7 +312,55 @@ stream = Resource("res://a.ogg")
 """
     assert edges(read(tmp_path, "n.tscn", text)) == [
         ("texture", "n.tscn", "res://ui/crosshair.png", 1, "texture_albedo", "", (), "Root/Decal"),
-        ("texture", "n.tscn", "uid://icon::res://icon.png", 1, "texture", "", (), "Root/Decal/Icon"),
+        ("texture", "n.tscn", "uid://icon::res://icon.png", 1, "Sprite3D.texture", "", (), "Root/Decal/Icon"),
+    ]
+
+
+SPRITES = """[gd_scene format=3]
+[ext_resource type="Texture2D" path="res://tex/sheet.png" id="1"]
+[ext_resource type="SpriteFrames" path="res://anim/walk.tres" id="2"]
+[ext_resource type="Texture2D" path="res://tex/atlas.tres" id="3"]
+[ext_resource type="Texture2D" path="res://tex/hero.png" id="4"]
+[sub_resource type="AtlasTexture" id="Cut"]
+atlas = ExtResource("1")
+region = Rect2(0, 0, 16, 16)
+[sub_resource type="SpriteFrames" id="Frames"]
+animations = [{
+"frames": [{"duration": 1.0, "texture": SubResource("Cut")}, {"duration": 1.0, "texture": ExtResource("4")}],
+"loop": true, "name": &"default", "speed": 5.0
+}]
+[sub_resource type="StandardMaterial3D" id="Mat"]
+albedo_texture = ExtResource("3")
+[node name="Root" type="Node3D"]
+[node name="Flat" type="AnimatedSprite2D" parent="."]
+sprite_frames = SubResource("Frames")
+[node name="Deep" type="AnimatedSprite3D" parent="."]
+sprite_frames = SubResource("Frames")
+[node name="Walker" type="AnimatedSprite3D" parent="."]
+sprite_frames = ExtResource("2")
+[node name="Sign" type="Sprite3D" parent="."]
+texture = ExtResource("3")
+material_overlay = SubResource("Mat")
+[node name="Label" type="Sprite2D" parent="."]
+texture = ExtResource("3")
+"""
+
+
+def test_3d_sprites_give_their_textures_a_3d_slot(tmp_path):
+    """A 3D sprite's properties are written ``Type.property``; what they lead to (an inline
+    SpriteFrames and its AtlasTexture, an AtlasTexture or SpriteFrames file) fills that slot
+    too, as a material's does; a 2D node's (AnimatedSprite2D, Sprite2D) keep their own."""
+    assert edges(read(tmp_path, "s.tscn", SPRITES)) == [
+        ("texture", "s.tscn", "res://tex/sheet.png", 1, "atlas", "", (), "Cut"),
+        ("texture", "s.tscn", "res://tex/hero.png", 1, "animations", "", (), "Frames"),
+        # the material's AtlasTexture file: its image fills albedo_texture
+        ("instance", "s.tscn#material/0", "res://tex/atlas.tres", 1, "albedo_texture", "", (), "Mat"),
+        ("texture", "s.tscn", "res://tex/sheet.png", 1, "AnimatedSprite3D.sprite_frames", "", (), "Root/Deep"),
+        ("texture", "s.tscn", "res://tex/hero.png", 1, "AnimatedSprite3D.sprite_frames", "", (), "Root/Deep"),
+        ("instance", "s.tscn", "res://anim/walk.tres", 1, "AnimatedSprite3D.sprite_frames", "", (), "Root/Walker"),
+        ("instance", "s.tscn", "res://tex/atlas.tres", 1, "Sprite3D.texture", "", (), "Root/Sign"),
+        ("material", "s.tscn", "s.tscn#material/0", 1, "", "", (), "Root/Sign"),
+        ("instance", "s.tscn", "res://tex/atlas.tres", 1, "", "", (), "Root/Label"),
     ]
 
 
@@ -513,7 +562,7 @@ def test_unknown_sections_and_ids_are_noted_not_fatal(tmp_path):
     ("Color(inf, nan, 0, 1)", Call("Color")), ('NodePath("A/B:x")', Call("NodePath", ("A/B:x",))),
     ("PackedByteArray()", Packed("PackedByteArray", 0)), ("PackedByteArray(1, 2, 3)", Packed("PackedByteArray", 3)),
     ('PackedByteArray("AAECAwQ=")', Packed("PackedByteArray", 5)), ('PackedByteArray("")', Packed("PackedByteArray", 0)),
-    ("PackedVector3Array(0, 0, 0, 1, 1, 1)", Packed("PackedVector3Array", 2)), ("PoolIntArray( 1, 2 )", Packed("PackedInt32Array", 2)),
+    ("PackedVector3Array(0, 0, 0, 1, 1, 1)", Packed("PackedVector3Array", 2)),
     ('PackedStringArray("a", "b)")', Packed("PackedStringArray", 2, ("a", "b)"))),
     ("Array[int]([1, 2])", [1, 2]), ('Array[ExtResource("1")]([SubResource("a")])', [Ref("sub", "a")]),
     ('Dictionary[String, int]({"a": 1})', {"a": 1}),
@@ -526,6 +575,19 @@ def test_values(text, value):
         assert got != got
     else:
         assert got == value
+
+
+@pytest.mark.parametrize(("text", "length", "numbers"), [
+    ("PoolIntArray( 1, 2 )", 2, " 1, 2 "), ("PackedInt32Array()", 0, ""),
+    ("PackedInt32Array(3, 0, ; a comment\n 7)", 3, "3, 0, ; a comment\n 7"),
+])
+def test_int32_arrays_keep_where_their_numbers_are(text, length, numbers):
+    """A PackedInt32Array keeps the span of its numbers in the text (a GridMap's cells are read
+    from it), not a copy; the other packed arrays keep their count only."""
+    got = parse_value(text)
+    assert isinstance(got, Packed) and (got.type, got.length) == ("PackedInt32Array", length)
+    assert isinstance(got.data, TextSpan) and got.data.text is text
+    assert text[got.data.start:got.data.end] == numbers
 
 
 def test_sections_keys_and_multi_line_values():

@@ -17,8 +17,10 @@ another type under its name; good textures beside broken engine sidecars. Plus h
 root, absolute paths, ``file:`` and network schemes, bad and huge data URIs, accessor counts
 of 2^40, node cycles, JSON nested 100,000 deep, GLB chunk lengths that lie; hostile FBX
 (``hostile_fbx_files``): a record end offset that loops back, a zlib array claiming more than
-zlib can hold, nesting 10,000 deep, a texture path out of the root; and a few text files with
-texture names.
+zlib can hold, nesting 10,000 deep, a texture path out of the root; hostile GridMaps and
+MeshLibraries (``hostile_gridmap_files``): cells that are not cells, negative items, a binary
+cells array claiming 2^31 integers, a library that is its own scene, a GridMap scene that
+instances itself; and a few text files with texture names.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import struct
 from pathlib import Path
 
 from tests.readers import fbx_factories as fbx
+from tests.readers import godot_factories as gf
 from tests.robustness.seeds import (
     SCENE_ONLY_SEEDS,
     SHARED_SUFFIX_SEEDS,
@@ -203,6 +206,46 @@ def hostile_fbx_files() -> dict[str, bytes]:
     }
 
 
+def hostile_gridmap_files() -> dict[str, tuple[bytes, str]]:
+    """Hostile GridMaps and MeshLibraries (path -> (bytes, expectation)): cells that are not
+    whole cells of integers (a finding; Godot refuses them too), items no library has and
+    negative ones (valid: the low 16 bits name the item), a binary scene whose cells array
+    claims 2^31 − 1 integers (an error), a GridMap whose library is its own scene, one that
+    instances itself with cells of its own, and item keys no MeshLibrary makes."""
+    head = ('[gd_scene format=3]\n[ext_resource type="MeshLibrary" path="res://gridmap/lib.tres" id="1"]\n'
+            '[node name="Map" type="GridMap"]\nmesh_library = ExtResource("1")\n')
+
+    def grid(cells: str, extra: str = "") -> bytes:
+        return (head + f'data = {{ "cells": {cells} }}\n' + extra).encode()
+
+    library = (b'[gd_resource type="MeshLibrary" format=3]\n[ext_resource type="ArrayMesh" path="res://gridmap/no.tres" id="1"]\n'
+               b'[resource]\nitem/-5/mesh = ExtResource("1")\nitem/99999999999999999999/mesh = ExtResource("1")\n'
+               b'item/x/mesh = ExtResource("1")\nitem/0/mesh = "not a mesh"\nitem/1/mesh = ExtResource("9")\n')
+    scene = gf.rsrc("PackedScene", [("MeshLibrary", "res://gridmap/lib.tres", "")], [
+        ("", "PackedScene", {"_bundled": gf.bundled(["Map", "GridMap", "mesh_library", "data"],
+                                                    [gf.Ext(0), {"cells": gf.V(gf.INT32S, [0, 0, 1, 0, 0, 2])}],
+                                                    [(-1, "GridMap", "Map", -1, [("mesh_library", 0), ("data", 1)])])})])
+    at = scene.index(struct.pack("<II", gf.INT32S, 6))
+    claims = scene[:at] + struct.pack("<II", gf.INT32S, 2**31 - 1) + scene[at + 8:]
+    self_lib = ('[gd_scene format=3]\n[ext_resource type="MeshLibrary" path="res://gridmap/self_library.tscn" id="1"]\n'
+                '[node name="Map" type="GridMap"]\nmesh_library = ExtResource("1")\ndata = { "cells": PackedInt32Array(0, 0, 1) }\n')
+    self_instance = ('[gd_scene format=3]\n[ext_resource type="PackedScene" path="res://gridmap/self_instance.tscn" id="1"]\n'
+                     '[node name="Map" instance=ExtResource("1")]\ndata = { "cells": PackedInt32Array(0, 0, 1, 1, 0, 1) }\n')
+    return {
+        "gridmap/odd_length.tscn": (grid("PackedInt32Array(0, 0, 1, 7)"), "finding"),
+        "gridmap/decimals.tscn": (grid("PackedInt32Array(0, 0, 1.5)"), "finding"),
+        "gridmap/inf.tscn": (grid("PackedInt32Array(0, 0, inf)"), "finding"),
+        "gridmap/wide_number.tscn": (grid("PackedInt32Array(0, 0, 99999999999999999999)"), "finding"),
+        "gridmap/not_an_array.tscn": (grid('"cells"'), "finding"),
+        "gridmap/negative_items.tscn": (grid("PackedInt32Array(0, 0, -1, 1, 0, -65536, 2, 0, -2147483648, 3, 0, 2147483647)"), ""),
+        "gridmap/baked.tscn": (grid("PackedInt32Array(0, 0, 1)", 'baked_meshes = [null, 7, "x"]\n'), ""),
+        "gridmap/lib.tres": (library, "finding"),  # item/1 names an ExtResource not declared: TB103
+        "gridmap/claims.scn": (claims, "error"),
+        "gridmap/self_library.tscn": (self_lib.encode(), ""),
+        "gridmap/self_instance.tscn": (self_instance.encode(), ""),
+    }
+
+
 def write_hostile_tree(root: Path, seed: int = 0) -> dict[str, str]:
     """Write the folder under ``root``; the manifest maps each file to its expectation.
     A file ``outside.bin`` is written beside ``root`` (never inside it): the URIs that leave
@@ -219,4 +262,6 @@ def write_hostile_tree(root: Path, seed: int = 0) -> dict[str, str]:
         _write(root, rel, data, manifest, "error")
     for rel, data in hostile_fbx_files().items():
         _write(root, rel, data, manifest, "error")
+    for rel, (data, expect) in hostile_gridmap_files().items():
+        _write(root, rel, data, manifest if expect else {}, expect)
     return manifest

@@ -575,6 +575,50 @@ def _godot_binary(kind: str) -> bytes:
                    fmt=5 if kind == "mesh" else 6, minor=2 if kind == "mesh" else 3)
 
 
+def _godot_gridmap() -> bytes:
+    """A level of GridMaps: one of a MeshLibrary file (three cells of two items, one turned),
+    one of a MeshLibrary sub-resource, and an instanced GridMap scene whose cells it sets."""
+    return b"""[gd_scene load_steps=4 format=3]
+
+[ext_resource type="MeshLibrary" uid="uid://btiles" path="res://tiles.meshlib" id="1_l"]
+[ext_resource type="PackedScene" path="res://room.tscn" id="2_r"]
+[ext_resource type="ArrayMesh" path="res://rock.mesh" id="3_m"]
+
+[sub_resource type="MeshLibrary" id="Inline"]
+item/0/mesh = ExtResource("3_m")
+
+[node name="Level" type="Node3D"]
+
+[node name="Map" type="GridMap" parent="."]
+mesh_library = ExtResource("1_l")
+data = {
+"cells": PackedInt32Array(0, 0, 3, 1, 0, 1048579, 65536, 0, 5)
+}
+
+[node name="Inline" type="GridMap" parent="."]
+mesh_library = SubResource("Inline")
+data = {
+"cells": PackedInt32Array(0, 0, 0)
+}
+
+[node name="Room" parent="." instance=ExtResource("2_r")]
+data = {
+"cells": PackedInt32Array(7, 0, 5)
+}
+"""
+
+
+def _godot_mesh_library() -> bytes:
+    """A MeshLibrary saved as the editor exports one (binary, its own ``.meshlib`` suffix):
+    two items with a mesh file each and a preview, one with an inline ArrayMesh."""
+    ext = [("ArrayMesh", "res://floor.mesh", "uid://bfloor"), ("ArrayMesh", "res://wall.res", "uid://bwall"),
+           ("Texture2D", "res://previews/floor.png", "uid://bprev")]
+    return gf.rsrc("MeshLibrary", ext, [
+        ("Inline", "ArrayMesh", {"resource_name": "Inline", "_surfaces": [_godot_binary_surface(3)]}),
+        ("", "MeshLibrary", {"item/3/name": "Floor", "item/3/mesh": gf.Ext(0), "item/3/preview": gf.Ext(2),
+                             "item/5/name": "Wall", "item/5/mesh": gf.Ext(1), "item/9/mesh": gf.Sub(0)})])
+
+
 def _rsrc_fields(data: bytes) -> list[Field]:
     """The header integers of a binary resource, found by walking it: format, the main type's
     length, flags, string count and lengths, external and internal counts and entries, each
@@ -627,6 +671,11 @@ def _godot_seeds(add) -> None:
     for name, kind in (("town.scn", "scn"), ("rock.res", "res"), ("rock.mesh", "mesh"), ("level.lmbake", "lmbake")):
         data = _godot_binary(kind)
         add(name, data, _rsrc_fields(data), "scene")
+    grid = _godot_gridmap()
+    add("grid.tscn", grid, _dec_fields(grid, rb'"cells": PackedInt32Array\((\d+), (\d+), (\d+), (\d+), (\d+), (\d+),',
+                                       ("cell0.lo", "cell0.hi", "cell0.item", "cell1.lo", "cell1.hi", "cell1.item")), "scene")
+    library = _godot_mesh_library()
+    add("tiles.meshlib", library, _rsrc_fields(library), "scene")
 
 
 def _webp_extended() -> bytes:
@@ -789,7 +838,7 @@ def all_seeds() -> tuple[Seed, ...]:
 #: JPEG, GIF, TGA and PSD tolerate a cut payload (headers only are read); text meshes and the
 #: JSON of a .gltf may still parse when cut.
 STRICT_SUFFIXES = frozenset({".png", ".bmp", ".tif", ".tiff", ".webp", ".dds", ".ktx", ".ktx2", ".exr", ".hdr", ".glb", ".stl", ".fbx",
-                             ".scn", ".res", ".mesh", ".lmbake"})
+                             ".scn", ".res", ".mesh", ".lmbake", ".meshlib"})
 #: Trailing bytes a reader does not check the length of: the EXR reader checks the header and
 #: the chunk offset table, not the chunks (64 payload bytes in these seeds), and of a
 #: multi-part file only the first header (the TB056 warning says so); a flat (not run-length)
@@ -798,11 +847,11 @@ _UNCHECKED_TAIL = {"scan.exr": 64, "zip.exr": 64, "flat.hdr": 4 * 4 * 2 - 4,
                    # a binary FBX's footer (160 bytes after the top-level null record) is not read
                    "crate_7400.fbx": 160, "crate_7500.fbx": 160, "crate_6100.fbx": 160,
                    # a Godot binary resource ends with "RSRC", which the reader does not need
-                   "town.scn": 4, "rock.res": 4, "rock.mesh": 4, "level.lmbake": 4}
+                   "town.scn": 4, "rock.res": 4, "rock.mesh": 4, "level.lmbake": 4, "tiles.meshlib": 4}
 #: Seeds whose only facts are SceneFacts (what a file loads): the JSON report does not list
 #: scene files yet (issue 23 wires levels into it), so a scan's report shows such a file only
 #: by its findings.
-SCENE_ONLY_SEEDS = frozenset({"level.lmbake", "town.unity", "variant.prefab", "stone.mat"})
+SCENE_ONLY_SEEDS = frozenset({"level.lmbake", "town.unity", "variant.prefab", "stone.mat", "grid.tscn"})
 #: Binary seeds whose suffix other programs use too (an Ogre .mesh, a Windows .res): content
 #: without Godot's signature is noted (TB108, info), not an error.
 SHARED_SUFFIX_SEEDS = frozenset({"rock.res", "rock.mesh"})

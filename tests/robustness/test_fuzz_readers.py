@@ -112,6 +112,8 @@ SEED_FACTS = {
     "rock.res": (((9, 2), ("resource", 1)), ()),
     "rock.mesh": (((11, 2), ("resource", 1)), ()),
     "level.lmbake": ((("resource", 1),), ()),
+    "grid.tscn": ((("scene", 10),), ()),
+    "tiles.meshlib": (((3, 2), ("resource", 4)), ()),
     "town.unity": ((("scene", 6),), ("TB113",)),
     "variant.prefab": ((("scene", 2),), ()),
     "stone.mat": ((("resource", 3),), ()),
@@ -231,6 +233,9 @@ FIELD_CASES = [
     ("rock.res", "vertex_count", 2**31 - 1, ["TB104"], 0, 1),
     ("rock.mesh", "type_len", 2**32 - 1, ["TB101"], 0, 0),
     ("level.lmbake", "int.0.props", 2**31 - 1, ["TB101"], 0, 0),
+    ("grid.tscn", "cell0.item", 2**40, ["TB104"], 0, 0),  # not a 32-bit integer: the map's cells not counted
+    ("grid.tscn", "cell0.item", 2**32 - 1, [], 0, 0),  # wraps to -1: item 65535
+    ("tiles.meshlib", "int.1.props", 2**31 - 1, ["TB101"], 0, 0),
     ("town.unity", "fileID.1", 2**64 - 1, ["TB113", "TB112"], 0, 0),  # the RenderSettings header: a fileID past 64 bits
     ("stone.mat", "fileID.5", 2**63, ["TB112"], 0, 0),  # a texture's fileID past 64 bits
 ]

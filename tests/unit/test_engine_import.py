@@ -240,6 +240,14 @@ def test_godot_size_limit_scales_proportionally(w: int, h: int, limit: str, out:
     ("1", ("texture",), "lossless", "R8G8B8A8_SRGB", 1),
     ("1", ("texture", "texture_normal", "icon"), "lossless", "R8G8B8A8_SRGB", 1),
     ("1", ("texture", "shader_parameter/mask"), "lossless, used in 3D → VRAM compressed (detect_3d)", "BC1_RGB_SRGB", 11),
+    # a 3D sprite's texture is its own material's albedo; a SpriteFrames' or an AtlasTexture's
+    # textures are their user's (2D unless a 3D sprite or a material adds its slot); a Decal's
+    # and a projector's go to the decal atlas; a MeshLibrary preview is drawn in the editor
+    ("1", ("Sprite3D.texture",), "lossless, used in 3D → VRAM compressed (detect_3d)", "BC1_RGB_SRGB", 11),
+    ("1", ("animations", "AnimatedSprite3D.sprite_frames"), "lossless, used in 3D → VRAM compressed (detect_3d)", "BC1_RGB_SRGB", 11),
+    ("1", ("atlas", "albedo_texture"), "lossless, used in 3D → VRAM compressed (detect_3d)", "BC1_RGB_SRGB", 11),
+    ("1", ("animations", "atlas", "frames"), "lossless", "R8G8B8A8_SRGB", 1),
+    ("1", ("texture_albedo", "texture_orm", "texture_emission", "light_projector", "preview"), "lossless", "R8G8B8A8_SRGB", 1),
 ])
 def test_godot_detect_3d(compress_to: str, slots: tuple, mode_words: str, fmt: str, levels: int) -> None:
     e = gd(compress__mode="0", detect_3d__compress_to=compress_to)

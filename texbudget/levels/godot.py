@@ -58,7 +58,7 @@ RSCC_HEAD_BYTES = 64 * 1024
 _UID = re.compile(r"uid://[a-z0-9]+")
 _HEADER_UID = re.compile(r'\[gd_(?:scene|resource)\b[^\]\n]*?\buid="(uid://[a-z0-9]+)"')
 _TEXT_RESOURCES = (".tscn", ".tres", ".escn")
-_BINARY_RESOURCES = (".scn", ".res", ".mesh", ".lmbake")
+_BINARY_RESOURCES = (".scn", ".res", ".mesh", ".lmbake", ".meshlib")
 
 
 # --- pure functions of one file -------------------------------------------------------------------

@@ -15,6 +15,7 @@ a TB122 finding on the edge that closes the loop, and that edge is not followed.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -24,6 +25,11 @@ from texbudget.model import Finding, MeshFacts, SceneFacts, SceneRef, file_of, i
 
 #: Ids an engine's project index resolves; anything else is a path relative to the scan root.
 ENGINE_PREFIXES = ("res://", "uid://", "unity:")
+#: The slot of a MeshLibrary item's "mesh" edge: ``item/N``, or ``library/K/item/N`` in the
+#: K-th MeshLibrary sub-resource of a file (readers/godot_scene.py).
+_ITEM_SLOT = re.compile(r"(?:library/[0-9]+/)?item/[0-9]+")
+#: A scene whose root GridMap takes its library from another scene's root: followed this deep.
+MAX_LIBRARY_DEPTH = 8
 
 
 class Project(Protocol):
@@ -110,9 +116,12 @@ class Graph:
         self.scenes: dict[str, SceneFacts] = {s.path: s for s in scenes}
         self.refs: dict[str, list[SceneRef]] = {}  # holder -> its edges
         self.usage: dict[str, list[tuple[str, str]]] = {}  # glTF material -> (texture, slot)
+        self.items: dict[tuple[str, str], list[SceneRef]] = {}  # (MeshLibrary file, item slot) -> its mesh
         for scene in self.scenes.values():
             for ref in scene.refs:
                 self.refs.setdefault(ref.holder, []).append(ref)
+                if ref.kind == "mesh" and ref.slot and _ITEM_SLOT.fullmatch(ref.slot):
+                    self.items.setdefault((ref.holder, ref.slot), []).append(ref)
             for tex, user, slot in scene.texture_usage:
                 self.usage.setdefault(user, []).append((tex, slot))
         self.textures = frozenset(textures)
@@ -146,7 +155,7 @@ class _Walk:
     def __init__(self, graph: Graph, project: Project) -> None:
         self.graph = graph
         self.project = project
-        self.done: dict[str, _Content] = {}
+        self.done: dict[tuple[str, bool], _Content] = {}  # (file, its root cells replaced) -> content
         self.active: list[str] = []  # the files being walked, outermost first
         self.found: dict[tuple[str, str, str], None] = {}  # (path, code, message), made at the end
         self.wanted: dict[str, None] = {}
@@ -197,9 +206,11 @@ class _Walk:
 
     # --- content
 
-    def content(self, file: str) -> _Content:
-        """One instance of ``file``: a scene's edges, or a glTF/FBX/mesh file's own graph."""
-        known = self.done.get(file)
+    def content(self, file: str, cells_replaced: bool = False) -> _Content:
+        """One instance of ``file``: a scene's edges, or a glTF/FBX/mesh file's own graph.
+        ``cells_replaced``: the instancing node sets the root GridMap's cells (Godot's
+        ``data``), so the scene's own root cells are not placed."""
+        known = self.done.get((file, cells_replaced))
         if known is not None:
             return known
         self.active.append(file)
@@ -208,20 +219,31 @@ class _Walk:
         if scene is not None:
             for mesh, n in scene.instances:  # a glTF's (or FBX's) own scene graph
                 self.place(out, mesh, n, "", (), file)
-        self.holder(out, file, file)
+        self.holder(out, file, file, cells_replaced)
         self.active.pop()
-        self.done[file] = out
+        self.done[(file, cells_replaced)] = out
         return out
 
-    def holder(self, out: _Content, holder: str, file: str) -> None:
+    def holder(self, out: _Content, holder: str, file: str, root_cells_replaced: bool = False) -> None:
         """Follow the edges ``holder`` (a file or a material inside it) holds. Instances of
         one file are added together, once (a level places one prop thousands of times)."""
-        instances: dict[str, int] = {}
+        placed: list[tuple[str, str, int]] = []  # (file, node, count) of each instance edge
+        replaced: set[tuple[str, str]] = set()  # (file, node): an instance whose root cells this file sets
+        relayed: list[tuple[str, str]] = []  # (file, slot): an AtlasTexture or SpriteFrames file a 3D slot uses
         for ref in self.graph.refs.get(holder, ()):
             if ref.kind == "instance":
                 target = self.instance(ref, file)
                 if target is not None:
-                    instances[target] = instances.get(target, 0) + max(ref.count, 0)
+                    placed.append((target, ref.where, max(ref.count, 0)))
+                    if ref.slot:
+                        relayed.append((target, ref.slot))
+            elif ref.kind == "cells":
+                if ref.slot == "data":
+                    path = self.project.resolve(ref.target, file, kind="instance")
+                    if path is not None:
+                        replaced.add((file_of(path), ref.where))
+                elif ref.count > 0 and not (root_cells_replaced and "/" not in ref.where):
+                    self.cells(out, ref, file)
             elif ref.kind == "mesh":
                 path = self.target(ref, file)
                 if path is not None and self.available(path, ref, file):
@@ -236,8 +258,76 @@ class _Walk:
                 path = self.target(ref, file)
                 if path is not None and self.available(path, ref, file):
                     self.texture(out, path, holder, ref.slot)
-        for target, count in instances.items():
-            out.add(self.content(target), count)
+        instances: dict[tuple[str, bool], int] = {}
+        for target, where, count in placed:
+            key = (target, (target, where) in replaced)
+            instances[key] = instances.get(key, 0) + count
+        for (target, cells_replaced), count in instances.items():
+            out.add(self.content(target, cells_replaced), count)
+        for target, slot in relayed:  # its textures fill the slot too (a Sprite3D's, a material's)
+            for tex in self.content(target).textures:
+                self.texture(out, tex, target, slot)
+
+    def cells(self, out: _Content, ref: SceneRef, file: str) -> None:
+        """A GridMap's ``ref.count`` cells of one item (``ref.slot``, ``item/N``): the item's
+        mesh placed once per cell. Its library (``ref.target``) is loaded by its own edge,
+        which reports it when it is missing; an item the library has no mesh for is TB125."""
+        found = self.library(ref.target, file, 0)
+        if found is None:
+            return
+        library, prefix = found
+        what = f"{ref.where + ': ' if ref.where else ''}{ref.slot.replace('/', ' ')} ({ref.count:,} cell{'s' if ref.count != 1 else ''})"
+        if not library:
+            self.note(file, "TB125", f"{what}: the root GridMap of {ref.target} has no MeshLibrary; nothing drawn there")
+            return
+        meshes = self.graph.items.get((library, prefix + ref.slot), ())
+        if not meshes:
+            shown = library + (f"#{prefix[:-1]}" if prefix else "")
+            self.note(file, "TB125", f"{what}: {shown} gives no mesh for it (no such item, an item without a mesh, "
+                                     "or a generated one); nothing priced there")
+            return
+        for mesh in meshes:
+            path = self.project.resolve(mesh.target, library, kind="mesh")
+            if path is not None and self.graph.has_facts(file_of(path)):  # else the library's own edge says why
+                self.place(out, path, ref.count, "", (), library)
+
+    def library(self, target: str, file: str, depth: int) -> tuple[str, str] | None:
+        """(library file, item slot prefix) of a "cells" edge's target: a MeshLibrary file, a
+        MeshLibrary sub-resource (``file#library/K``: prefix ``library/K/``), or a scene, whose
+        root GridMap's library it is (``("", "")`` when that root has none). None when the
+        target is not there to read (its own edge says why)."""
+        path = self.project.resolve(target, file, kind="instance")
+        if path is None:
+            return None
+        owner = file_of(path)
+        if not self.graph.has_facts(owner):
+            return None
+        if owner != path:
+            return owner, f"{path[len(owner) + 1:]}/"
+        if not self.is_scene(owner):
+            return owner, ""
+        return self.root_library(owner, depth)
+
+    def root_library(self, scene: str, depth: int) -> tuple[str, str] | None:
+        """The library of ``scene``'s root GridMap: the one it names, else the one of the
+        scene its root instances (an instanced or inherited GridMap scene); ``("", "")``
+        for none."""
+        if depth >= MAX_LIBRARY_DEPTH:
+            return "", ""
+        refs = [r for r in self.graph.refs.get(scene, ()) if "/" not in r.where]  # the root node's
+        for r in refs:
+            if r.kind == "cells" and r.slot == "mesh_library":
+                return self.library(r.target, scene, depth + 1)
+        for r in refs:
+            if r.kind == "instance":
+                path = self.project.resolve(r.target, scene, kind="instance")
+                if path is not None and self.is_scene(path):
+                    return self.root_library(path, depth + 1)
+        return "", ""
+
+    def is_scene(self, file: str) -> bool:
+        facts = self.graph.scenes.get(file)
+        return facts is not None and facts.role == "scene"
 
     def instance(self, ref: SceneRef, file: str) -> str | None:
         """The file an instance edge loads, or None (with a finding: missing, unreadable, or a
@@ -316,7 +406,7 @@ class _Walk:
 #: Files of an engine whose meshes keep their own materials loaded under an override: Godot
 #: (an ArrayMesh's surface materials are dependencies of the mesh resource, loaded with it,
 #: whatever a MeshInstance3D draws it with; docs/levels.md, "Overrides").
-GODOT_FILES = (".tscn", ".scn", ".escn", ".tres", ".res")
+GODOT_FILES = (".tscn", ".scn", ".escn", ".tres", ".res", ".meshlib")
 
 
 def loads_own_material(file: str) -> bool:
@@ -343,6 +433,12 @@ def resolve_level(scene: str, graph: Graph, project: Project | None = None, name
         textures={tex: tuple(users) for tex, users in content.textures.items()},
         files=tuple(files), wanted=tuple(walk.wanted), findings=walk.all_findings(),
     )
+
+
+def loaded_textures(file: str, graph: Graph, project: Project | None = None) -> tuple[str, ...]:
+    """Every texture one instance of ``file`` loads (what an "instance" edge with a slot
+    hands to that slot: ``levels.reading.project_scan``)."""
+    return tuple(_Walk(graph, project or PlainProject()).content(file).textures)
 
 
 def default_name(scene: str) -> str:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from texbudget.config import Config
 from texbudget.errors import ConfigError
-from texbudget.levels.graph import Graph, Level, default_name, resolve_level
+from texbudget.levels.graph import Graph, Level, default_name, loaded_textures, resolve_level
 from texbudget.levels.project import EngineProject
 from texbudget.levels.reports import LevelSet
 from texbudget.model import SceneFacts, file_of
@@ -106,7 +106,9 @@ def project_scan(scan: Scan, levels: LevelSet | None = None, *, project: EngineP
       ``.tres``/``.tscn``, a sub-resource material, a Unity ``.mat``; resolved by the project
       index to a texture the scan read) as a (texture, material, slot) use, as a glTF's
       materials give them: ``used_by`` names the material, its slot counts as a glTF slot
-      does, and such a texture is not "unused" (TB006);
+      does, and such a texture is not "unused" (TB006); an AtlasTexture or SpriteFrames file
+      a material or a 3D sprite uses (an "instance" edge with a slot) gives each texture it
+      loads a use of that slot too (a Sprite3D's sprite sheet is drawn in 3D);
     - the instances ``levels`` place, summed over the levels (the whole scan is every level
       loaded at once, as a folder of glTF scenes is every scene); ``pipeline.instance_counts``
       takes them instead of a model's own scene graph.
@@ -119,12 +121,23 @@ def project_scan(scan: Scan, levels: LevelSet | None = None, *, project: EngineP
     uses: dict[tuple[str, str, str], None] = {}
     if engine:
         project = project or EngineProject(Path(scan.root), scan.files, use_cache=use_cache)
+        relayed: list[tuple[str, str]] = []
         for facts in engine:
             for ref in facts.refs:
                 if ref.kind == "texture":
                     path = project.resolve(ref.target, facts.path, kind="texture")
                     if path in have:
                         uses[(path, ref.holder, ref.slot)] = None
+                elif ref.kind == "instance" and ref.slot:
+                    path = project.resolve(ref.target, facts.path, kind="instance")
+                    if path is not None:
+                        relayed.append((file_of(path), ref.slot))
+        if relayed:  # rare (a Sprite3D's sprite sheet file): the graph only then
+            graph = graph_of(scan, _read_of(scan))
+            for file, slot in relayed:
+                for tex in loaded_textures(file, graph, project):
+                    if tex in have:
+                        uses[(tex, file, slot)] = None
     meshes = {m.path for m in scan.meshes}
     placed: dict[str, int] = {}
     for level in levels.levels if levels is not None else ():

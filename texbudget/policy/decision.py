@@ -570,13 +570,31 @@ def _godot_shape(engine: EngineImport, facts: TextureFacts) -> _Shape | None:
     return _Shape(sw, sh, 1, max(1, (h * v) // 6), 6, note=f"Godot cubemap array: {(h * v) // 6} cubes of {sw}x{sh}")
 
 
-#: Properties of Godot's 2D nodes (TextureRect, Sprite2D, NinePatchRect, TextureButton,
-#: TextureProgressBar, Button icons): drawn on a canvas, they do not make Godot's
-#: ``detect_3d`` convert a texture; a material's slot (``albedo_texture``, a glTF slot, a
-#: shader parameter) does. A Sprite3D's ``texture`` is drawn in 3D but named alike: missed.
-CANVAS_SLOTS = frozenset({
+#: Slots whose texture never reaches a 3D material, so Godot's ``detect_3d`` leaves it as
+#: imported. Godot calls a texture's detect_3d callback only from a material's texture
+#: uniforms (``MaterialStorage::MaterialData::update_textures``, when ``p_3d_material``: the
+#: scene, sky and fog shaders; GLES3: ``p_is_3d_shader_type``), so a material's slot
+#: (``albedo_texture``, a glTF slot, a shader parameter) converts it. These do not:
+#:
+#: - 2D nodes' properties, drawn on a canvas: Sprite2D, Polygon2D, Line2D, MeshInstance2D,
+#:   the 2D particles and lights, TextureRect, NinePatchRect (``texture``), TextureButton
+#:   (``texture_normal`` …), TextureProgressBar (``texture_under`` …), Button (``icon``), a
+#:   TileSet atlas, a StyleBoxTexture (``texture``); Godot 3's AnimatedSprite (``frames``);
+#: - what a resource hands to its user: a SpriteFrames' ``animations``, an AtlasTexture's
+#:   ``atlas``. Where a 3D material or a 3D sprite uses one, the reader gives its textures
+#:   that use's slot as well (``readers/godot_scene.py``);
+#: - a Decal's and a Light3D's projector textures (copied into the decal atlas,
+#:   ``TextureStorage::decal_set_texture``, no material) and a MeshLibrary item's ``preview``
+#:   (drawn in the editor's palette).
+#:
+#: A Sprite3D's or AnimatedSprite3D's texture is bound to a material of its own (SpriteBase3D
+#: ``material_set_param(…, "texture_albedo", …)`` on a StandardMaterial3D shader): its slot is
+#: written ``Sprite3D.texture`` / ``AnimatedSprite3D.sprite_frames``, not listed here.
+NOT_3D_SLOTS = frozenset({
     "texture", "icon", "texture_normal", "texture_pressed", "texture_hover", "texture_disabled", "texture_focused",
     "texture_click_mask", "texture_under", "texture_over", "texture_progress",
+    "animations", "frames", "atlas",
+    "texture_albedo", "texture_orm", "texture_emission", "light_projector", "preview",
 })
 
 
@@ -590,7 +608,7 @@ def _godot_choice(engine: EngineImport, facts: TextureFacts, role: str, target: 
     mips = default_mips if engine.mipmaps is None else engine.mipmaps
     words = GODOT_MODES.get(mode, f"compress/mode {mode}")
     detect = (engine.detect_3d or 0) if engine.importer == "texture" else 0
-    if detect and any(s not in CANVAS_SLOTS for s in slots):
+    if detect and any(s not in NOT_3D_SLOTS for s in slots):
         # Godot rewrites the .import the first time a 3D material uses the texture
         # (ResourceImporterTexture::update_imports): compress/mode and mipmaps/generate.
         new_mode = 2 if detect == 1 else 4

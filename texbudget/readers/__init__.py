@@ -57,6 +57,7 @@ _BY_SUFFIX: dict[str, tuple[str, str]] = {
     ".res": ("scene", "godot_scene:read_godot_binary"),
     ".mesh": ("scene", "godot_scene:read_godot_binary"),
     ".lmbake": ("scene", "godot_scene:read_godot_binary"),
+    ".meshlib": ("scene", "godot_scene:read_godot_binary"),
     ".unity": ("scene", "unity_scene:read_unity_scene"),
     ".prefab": ("scene", "unity_scene:read_unity_scene"),
     ".mat": ("scene", "unity_scene:read_unity_material"),

@@ -43,6 +43,7 @@ from texbudget.model import Finding, MeshFacts, ReadResult, SceneFacts, SceneRef
 from texbudget.readers import Source, suffix_of
 from texbudget.readers._common import read_upto
 from texbudget.readers.godot_binary import BinaryError, UnsupportedError, read_doc
+from texbudget.readers.godot_gridmap import cell_items, library_item
 from texbudget.readers.godot_mesh import array_mesh, is_godot3_mesh
 from texbudget.readers.godot_variant import (
     Call,
@@ -62,7 +63,7 @@ _EXAMPLES = 3
 _BINARY_MAGICS = (b"RSRC", b"RSCC")
 
 #: Suffixes of files Godot loads as resources (a reference to one is followed).
-RESOURCE_SUFFIXES = frozenset((".tscn", ".tres", ".escn", ".scn", ".res", ".mesh", ".lmbake"))
+RESOURCE_SUFFIXES = frozenset((".tscn", ".tres", ".escn", ".scn", ".res", ".mesh", ".lmbake", ".meshlib"))
 #: Binary suffixes other programs use too (Ogre meshes, Windows resource scripts compiled):
 #: such a file without Godot's signature is only noted.
 SHARED_SUFFIXES = frozenset((".res", ".mesh"))
@@ -83,6 +84,15 @@ _SURFACE_OVERRIDE_3 = "material/"  # Godot 3's MeshInstance
 _STRUCTURAL = frozenset(("mesh", "multimesh", "material_override", "draw_passes",
                          "draw_pass_1", "draw_pass_2", "draw_pass_3", "draw_pass_4"))
 _UID = re.compile(r"uid://[a-z0-9]+")
+#: Nodes that draw their texture in 3D: SpriteBase3D binds it as ``texture_albedo`` of a
+#: StandardMaterial3D-made material of its own (``scene/3d/sprite_3d.cpp``), so it reaches a 3D
+#: material as a material's slot does (and Godot's ``detect_3d`` converts it). Their
+#: properties' slots are written ``Type.property`` (``Sprite3D.texture``); other nodes'
+#: properties keep their names (``texture``: a 2D node's, drawn on a canvas).
+SPRITES_3D = frozenset(("Sprite3D", "AnimatedSprite3D"))
+_SPRITE_3D_SLOTS = tuple(f"{t}." for t in sorted(SPRITES_3D))
+#: Resources that hand their textures to whoever uses them (not textures of their own).
+_RELAYS = frozenset(("SpriteFrames", ""))
 
 
 _MATERIAL = re.compile(r"\w*Material(?:3D|2D)?$")
@@ -176,6 +186,7 @@ class _Interpreter:
         self.subs: dict[str, Res] = {r.id: r for r in doc.subs}
         self.holders: dict[str, str] = {}  # material sub-resource id -> holder id
         self.parts: dict[str, str] = {}  # ArrayMesh sub-resource id -> mesh part id
+        self.libraries: dict[str, str] = {}  # MeshLibrary sub-resource id -> library part id
         self.visiting: set[str] = set()
         materials = meshes = 0
         for r in doc.subs:
@@ -185,6 +196,8 @@ class _Interpreter:
             elif r.type == "ArrayMesh":
                 self.parts[r.id] = f"{rel}#mesh/{meshes}"
                 meshes += 1
+            elif r.type == "MeshLibrary":
+                self.libraries[r.id] = f"{rel}#library/{len(self.libraries)}"
         self.main_part = f"{rel}#mesh/{meshes}"
 
     # targets
@@ -274,17 +287,24 @@ class _Interpreter:
         target, kind, type_name = found
         if kind == "texture":
             self.add(holder, target, "texture", where, slot=slot)
+        elif kind == "instance" and self.in_3d(holder, slot) and (is_texture_type(type_name) or type_name in _RELAYS):
+            self.add(holder, target, kind, where, slot=slot)  # an AtlasTexture or SpriteFrames file: its textures fill the slot
         elif kind in ("material", "instance", "mesh"):
             self.add(holder, target, kind, where)
         elif kind == "multimesh":
             self.multimesh(ref.id, where, "", ())
-        elif kind == "sub" and holder != self.rel and ref.id not in self.visiting:
-            self.visiting.add(ref.id)  # a material's AtlasTexture or Sky: its references are the material's too
+        elif kind == "sub" and self.in_3d(holder, slot) and ref.id not in self.visiting:
+            self.visiting.add(ref.id)  # a material's AtlasTexture or Sky, a Sprite3D's SpriteFrames: its references fill the slot too
             for value in self.subs[ref.id].props.values():
                 self.scan(value, holder, slot, where)
             self.visiting.discard(ref.id)
         elif kind == "procedural":
             self.procedural.setdefault(type_name, set()).add(target)
+
+    def in_3d(self, holder: str, slot: str) -> bool:
+        """A reference held by a material (``holder`` is not the file), or by a 3D sprite's
+        property: what it leads to is drawn by a 3D material in ``slot``."""
+        return holder != self.rel or slot.startswith(_SPRITE_3D_SLOTS)
 
     def material(self, value: object, where: str) -> str:
         """The target id of a material property's value ("" when it holds none)."""
@@ -293,8 +313,10 @@ class _Interpreter:
         found = self.resolve(value, where)
         return found[0] if found is not None and found[1] == "material" else ""
 
-    def mesh(self, value: object, where: str, count: int, material: str, surfaces: tuple[str, ...]) -> bool:
-        """A "mesh" edge for a mesh property; True when one was written."""
+    def mesh(self, value: object, where: str, count: int, material: str, surfaces: tuple[str, ...],
+             slot: str = "") -> bool:
+        """A "mesh" edge for a mesh property (``slot``: a MeshLibrary item's, ``item/N``); True
+        when one was written."""
         if not isinstance(value, Ref):
             return False
         found = self.resolve(value, where)
@@ -302,7 +324,7 @@ class _Interpreter:
             return False
         target, kind, type_name = found
         if kind == "mesh":
-            self.add(self.rel, target, "mesh", where, count=count, material=material, surfaces=surfaces)
+            self.add(self.rel, target, "mesh", where, count=count, material=material, surfaces=surfaces, slot=slot)
             return True
         if kind == "procedural":
             self.procedural.setdefault(type_name, set()).add(target)
@@ -327,7 +349,9 @@ class _Interpreter:
                 self.procedural.setdefault(node.type, set()).add(where)  # its mesh is built at run time
             if node.instance is not None:
                 self.instance(node.instance, where)
-            self.node(node.props, where)
+            self.node(node.props, where, f"{node.type}." if node.type in SPRITES_3D else "")
+            if node.type == "GridMap" or node.instance is not None:
+                self.gridmap(node, where)
 
     def instance(self, ref: object, where: str) -> None:
         if not isinstance(ref, Ref):
@@ -336,7 +360,8 @@ class _Interpreter:
         if found is not None and found[1] in ("instance", "mesh"):
             self.add(self.rel, found[0], "instance", where)
 
-    def node(self, props: dict[str, object], where: str) -> None:
+    def node(self, props: dict[str, object], where: str, prefix: str = "") -> None:
+        """A node's edges; ``prefix`` goes before its properties' slots (``Sprite3D.``)."""
         override = self.material(props.get("material_override"), where)
         slots: dict[int, str] = {}
         for key, value in props.items():
@@ -363,7 +388,45 @@ class _Interpreter:
                     self.add(self.rel, material, "material", where)
         for key, value in props.items():
             if key not in _STRUCTURAL and _surface_index(key) is None:
-                self.scan(value, self.rel, key, where)
+                self.scan(value, self.rel, prefix + key, where)
+
+    def gridmap(self, node: Node, where: str) -> None:
+        """A GridMap's cells as "cells" edges (docs/levels.md, "GridMap"): count 0 and slot
+        ``mesh_library`` names the library it uses; slot ``item/N`` places item N in ``count``
+        cells; on an instanced scene's node that sets ``data``, slot ``data`` (count 0, target
+        the scene) says the cells of that scene's root GridMap are replaced, and the items are
+        the ones of that root's library unless the node sets its own."""
+        props = node.props
+        library = self.library(props.get("mesh_library"), where)
+        if library:
+            self.add(self.rel, library, "cells", where, count=0, slot="mesh_library")
+        data = props.get("data")
+        if not isinstance(data, dict) or "cells" not in data:
+            return  # no cells (an instanced GridMap keeps its scene's)
+        items, why = cell_items(data["cells"])
+        if why:  # Godot keeps the cells the map had: none, or the instanced scene's
+            self.notes.append(("TB104", f"{where}: the GridMap's cells {why}; they are not counted"))
+            return
+        if node.instance is not None:
+            found = self.resolve(node.instance, where) if isinstance(node.instance, Ref) else None
+            if found is None or found[1] != "instance":
+                return
+            self.add(self.rel, found[0], "cells", where, count=0, slot="data")
+            library = library or found[0]
+        baked = props.get("baked_meshes")
+        if not library or (isinstance(baked, list) and any(isinstance(m, Ref) for m in baked)):
+            return  # no library: nothing drawn; baked meshes: drawn instead of the cells (their own edges)
+        for item, cells in items.items():
+            self.add(self.rel, library, "cells", where, count=cells, slot=f"item/{item}")
+
+    def library(self, value: object, where: str) -> str:
+        """The target id of a ``mesh_library`` property's MeshLibrary ("" when it holds none)."""
+        if not isinstance(value, Ref):
+            return ""
+        if value.kind == "sub":
+            return self.libraries.get(value.id, "")
+        found = self.resolve(value, where)
+        return found[0] if found is not None and found[1] == "instance" else ""
 
     # resources
     def resources(self) -> None:
@@ -385,6 +448,9 @@ class _Interpreter:
                 if key != "_surfaces":
                     self.scan(value, holder, key, where)
             return
+        if res.type == "MeshLibrary":
+            self.mesh_library(res, holder, where)
+            return
         if res.type == "MultiMesh":
             if not where:  # a MultiMesh .tres: its instances are placed by whoever loads it
                 self.mesh(res.props.get("mesh"), where, _instance_count(res.props), "", ())
@@ -394,6 +460,22 @@ class _Interpreter:
             return
         for key, value in res.props.items():
             self.scan(value, holder, key, where)
+
+    def mesh_library(self, res: Res, holder: str, where: str) -> None:
+        """A MeshLibrary: each item's mesh is loaded with it and placed nowhere ("mesh" edge,
+        count 0, slot ``item/N``, or ``library/K/item/N`` for the K-th MeshLibrary
+        sub-resource); a GridMap's cells place it. Everything else (previews, shapes,
+        navigation meshes) is scanned as any resource's properties."""
+        part = self.libraries.get(res.id, "") if where else ""
+        prefix = f"{part.rpartition('#')[2]}/" if part else ""
+        for key, value in res.props.items():
+            item = library_item(key)
+            if item is not None and item[1] == "mesh":
+                self.mesh(value, where, 0, "", (), slot=f"{prefix}item/{item[0]}")
+            elif item is None and key.startswith("item/") and key.endswith("/mesh"):
+                self.mesh(value, where, 0, "", ())  # no item Godot makes (item/-5): loaded, in no cell
+            else:  # a preview is drawn in the editor's palette only: slot "preview" (2D)
+                self.scan(value, holder, "preview" if item is not None and item[1] == "preview" else key, where)
 
     def array_mesh(self, res: Res, part: str, where: str) -> None:
         name = res.props.get("resource_name")

@@ -51,12 +51,24 @@ class Ref(NamedTuple):
 
 class Packed(NamedTuple):
     """A packed array: ``length`` elements (bytes for PackedByteArray, vectors for
-    PackedVector3Array). ``data`` holds the strings of a PackedStringArray, and in binary files
-    the raw bytes of a PackedInt32Array; otherwise None."""
+    PackedVector3Array). ``data`` holds the strings of a PackedStringArray, and for a
+    PackedInt32Array its raw bytes (binary files) or where its numbers lie in the text
+    (``TextSpan``); otherwise None."""
 
     type: str
     length: int
     data: object = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TextSpan:
+    """Where a packed array's numbers lie in a text file (``text[start:end]``, between its
+    parentheses): kept, not copied, and read only by what needs the numbers (a GridMap's
+    cells, ``readers.godot_gridmap``)."""
+
+    text: str
+    start: int
+    end: int
 
 
 class Call(NamedTuple):
@@ -321,7 +333,11 @@ class _Parser:
         packed = _PACKED.get(name)
         if packed is not None:
             self.expect("(", f"after {name}")
-            return Packed(packed[0], self.numbers(name) // packed[1])
+            start = self.pos
+            count = self.numbers(name)
+            if packed[0] == "PackedInt32Array":
+                return Packed(packed[0], count, TextSpan(self.text, start, self.pos - 1))
+            return Packed(packed[0], count // packed[1])
         if name in _BYTES:
             self.expect("(", f"after {name}")
             return Packed("PackedByteArray", self.byte_array())
