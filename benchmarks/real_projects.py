@@ -229,6 +229,7 @@ def summary(corpora: Sequence[Corpus], seconds: float, absent: Sequence[str] = (
         "sidecars": sum(c.sidecars for c in corpora),
         "levels": len(levels),
         "level_meshes": sum(len(lv.meshes) for lv in levels),
+        "level_instances": sum(sum(lv.meshes.values()) for lv in levels),
         "level_textures": sum(len(lv.textures) for lv in levels),
         "findings": dict(sorted(by_severity.items())),
         "by_code": dict(sorted(Counter(f"{f.code} {f.severity.value}" for f in found).items())),

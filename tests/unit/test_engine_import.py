@@ -248,6 +248,10 @@ def test_godot_size_limit_scales_proportionally(w: int, h: int, limit: str, out:
     ("1", ("atlas", "albedo_texture"), "lossless, used in 3D → VRAM compressed (detect_3d)", "BC1_RGB_SRGB", 11),
     ("1", ("animations", "atlas", "frames"), "lossless", "R8G8B8A8_SRGB", 1),
     ("1", ("texture_albedo", "texture_orm", "texture_emission", "light_projector", "preview"), "lossless", "R8G8B8A8_SRGB", 1),
+    ("1", ("item_2/icon", "popup/item_0/icon", "tab_11/icon", "diffuse_texture", "specular_texture"), "lossless", "R8G8B8A8_SRGB", 1),
+    ("1", ("metadata/_editor_icon", "__meta__"), "lossless", "R8G8B8A8_SRGB", 1),
+    ("1", ("normal_texture",), "lossless, used in 3D → VRAM compressed (detect_3d)", "BC5_UNORM", 11),  # a normal map
+    ("1", ("shader_parameter/item_2/icon",), "lossless, used in 3D → VRAM compressed (detect_3d)", "BC1_RGB_SRGB", 11),
 ])
 def test_godot_detect_3d(compress_to: str, slots: tuple, mode_words: str, fmt: str, levels: int) -> None:
     e = gd(compress__mode="0", detect_3d__compress_to=compress_to)

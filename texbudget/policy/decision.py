@@ -21,6 +21,7 @@ Order of strength (docs/policy.md §3):
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -578,8 +579,12 @@ def _godot_shape(engine: EngineImport, facts: TextureFacts) -> _Shape | None:
 #:
 #: - 2D nodes' properties, drawn on a canvas: Sprite2D, Polygon2D, Line2D, MeshInstance2D,
 #:   the 2D particles and lights, TextureRect, NinePatchRect (``texture``), TextureButton
-#:   (``texture_normal`` …), TextureProgressBar (``texture_under`` …), Button (``icon``), a
-#:   TileSet atlas, a StyleBoxTexture (``texture``); Godot 3's AnimatedSprite (``frames``);
+#:   (``texture_normal`` …), TextureProgressBar (``texture_under`` …), Button (``icon``),
+#:   ItemList, PopupMenu, OptionButton and TabBar items (``item_N/icon``, ``tab_N/icon``), a
+#:   TileSet atlas, a StyleBoxTexture (``texture``), a CanvasTexture (``diffuse_texture``,
+#:   ``specular_texture``; its ``normal_texture`` is named as StandardMaterial3D's: counted 3D);
+#:   Godot 3's AnimatedSprite (``frames``); and metadata (``metadata/…``, Godot 3's
+#:   ``__meta__``: the editor's icons), never drawn;
 #: - what a resource hands to its user: a SpriteFrames' ``animations``, an AtlasTexture's
 #:   ``atlas``. Where a 3D material or a 3D sprite uses one, the reader gives its textures
 #:   that use's slot as well (``readers/godot_scene.py``);
@@ -593,9 +598,17 @@ def _godot_shape(engine: EngineImport, facts: TextureFacts) -> _Shape | None:
 NOT_3D_SLOTS = frozenset({
     "texture", "icon", "texture_normal", "texture_pressed", "texture_hover", "texture_disabled", "texture_focused",
     "texture_click_mask", "texture_under", "texture_over", "texture_progress",
+    "diffuse_texture", "specular_texture", "__meta__",
     "animations", "frames", "atlas",
     "texture_albedo", "texture_orm", "texture_emission", "light_projector", "preview",
 })
+#: The same for slots that hold an index or a name: a Control's items and tabs, metadata.
+_NOT_3D_KEYS = re.compile(r"(?:popup/)?(?:item|tab)_[0-9]+/icon|metadata/.*", re.S)
+
+
+def is_3d_use(slot: str) -> bool:
+    """A texture in ``slot`` reaches a 3D material (Godot's ``detect_3d`` converts it)."""
+    return slot not in NOT_3D_SLOTS and _NOT_3D_KEYS.fullmatch(slot) is None
 
 
 def _godot_choice(engine: EngineImport, facts: TextureFacts, role: str, target: str, slots: Sequence[str]) -> _EngineChoice:
@@ -608,7 +621,7 @@ def _godot_choice(engine: EngineImport, facts: TextureFacts, role: str, target: 
     mips = default_mips if engine.mipmaps is None else engine.mipmaps
     words = GODOT_MODES.get(mode, f"compress/mode {mode}")
     detect = (engine.detect_3d or 0) if engine.importer == "texture" else 0
-    if detect and any(s not in NOT_3D_SLOTS for s in slots):
+    if detect and any(is_3d_use(s) for s in slots):
         # Godot rewrites the .import the first time a 3D material uses the texture
         # (ResourceImporterTexture::update_imports): compress/mode and mipmaps/generate.
         new_mode = 2 if detect == 1 else 4

@@ -12,11 +12,16 @@ Godot loads every resource a file lists when it loads the file. The edges writte
   ``material_override`` as the edge's ``material`` and ``surface_material_override/N`` as its
   ``surfaces``; MultiMeshInstance3D's MultiMesh: "mesh" with count = ``instance_count``;
   GPUParticles3D's ``draw_pass_1``…``draw_pass_N`` (``draw_passes``): "mesh", count 1;
+- a GridMap's cells (``godot_gridmap``): "cells" edges, one per item its cells use (count the
+  cells), and a MeshLibrary's items: "mesh" edges of count 0 (loaded, in no cell) with slot
+  ``item/N`` (docs/levels.md, "GridMap");
 - any other reference, in a node, a sub-resource or the main resource, by what it names:
-  "texture" (``slot`` the property, e.g. ``albedo_texture``, ``shader_parameter/tex``),
-  "material", "mesh" (count 1), or "instance" for another resource file that holds
-  references of its own (an Environment, a Theme, a MeshLibrary, a MultiMesh ``.tres``).
-  Scripts, shaders, audio and fonts give no edge.
+  "texture" (``slot`` the property, e.g. ``albedo_texture``, ``shader_parameter/tex``; a
+  Sprite3D's or AnimatedSprite3D's ``Sprite3D.texture``: drawn by a 3D material), "material",
+  "mesh" (count 1), or "instance" for another resource file that holds references of its own
+  (an Environment, a Theme, a MeshLibrary, a MultiMesh ``.tres``; an AtlasTexture or
+  SpriteFrames file a material or a 3D sprite uses carries that ``slot``: its textures fill
+  it). Scripts, shaders, audio and fonts give no edge.
 
 The holder of an edge is the material resource it sits in — the file itself for a material
 ``.tres``, ``file#material/N`` for the N-th material ``[sub_resource]`` (counted from 0 in
