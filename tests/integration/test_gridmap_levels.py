@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration import level_projects as lp
+from tests.integration.test_detect_3d import texture_import
 from tests.readers.test_godot_gridmap import cell, cells
 from texbudget.cli import main
 
@@ -116,26 +117,6 @@ data = {{
 [node name="Tower3" parent="." instance=ExtResource("3_t")]
 """
 
-#: The preview's .import: lossless, no mipmaps, detect_3d on (as the editor writes a MeshLibrary
-#: preview's): never drawn in 3D, it stays so.
-PREVIEW_IMPORT = """[remap]
-
-importer="texture"
-type="CompressedTexture2D"
-uid="uid://bprev"
-path="res://.godot/imported/floor.png-0.ctex"
-
-[deps]
-
-source_file="res://previews/floor.png"
-
-[params]
-
-compress/mode=0
-mipmaps/generate=false
-detect_3d/compress_to=1
-"""
-
 #: What dungeon.tscn places, worked out by hand:
 #: - floor: the map's 5 (a cell written twice counts once), the Room's 1 (its own 10 replaced),
 #:   Plain's 10, three towers' Base 10 each (their Top's replaced): 5 + 1 + 10 + 30 = 46;
@@ -161,7 +142,8 @@ def gridmap_project(root: Path) -> Path:
     lp.png(root / "tex" / "stone.png", 256)
     lp.png(root / "tex" / "moss.png", 128)
     lp.png(root / "previews" / "floor.png", 64)
-    lp.write(root, "previews/floor.png.import", PREVIEW_IMPORT)
+    # lossless, no mipmaps, detect_3d on (as the editor imports a preview): never drawn in 3D, it stays so
+    lp.write(root, "previews/floor.png.import", texture_import("previews/floor.png"))
     return root
 
 

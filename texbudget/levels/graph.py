@@ -435,10 +435,11 @@ def resolve_level(scene: str, graph: Graph, project: Project | None = None, name
     )
 
 
-def loaded_textures(file: str, graph: Graph, project: Project | None = None) -> tuple[str, ...]:
-    """Every texture one instance of ``file`` loads (what an "instance" edge with a slot
-    hands to that slot: ``levels.reading.project_scan``)."""
-    return tuple(_Walk(graph, project or PlainProject()).content(file).textures)
+def loaded_textures(files: Iterable[str], graph: Graph, project: Project | None = None) -> dict[str, tuple[str, ...]]:
+    """Every texture one instance of each of ``files`` loads (what an "instance" edge with a
+    slot hands to that slot: ``levels.reading.project_scan``), in one walk."""
+    walk = _Walk(graph, project or PlainProject())
+    return {file: tuple(walk.content(file).textures) for file in files}
 
 
 def default_name(scene: str) -> str:

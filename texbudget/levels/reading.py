@@ -133,9 +133,9 @@ def project_scan(scan: Scan, levels: LevelSet | None = None, *, project: EngineP
                     if path is not None:
                         relayed.append((file_of(path), ref.slot))
         if relayed:  # rare (a Sprite3D's sprite sheet file): the graph only then
-            graph = graph_of(scan, _read_of(scan))
+            loaded = loaded_textures(dict.fromkeys(file for file, _ in relayed), graph_of(scan, _read_of(scan)), project)
             for file, slot in relayed:
-                for tex in loaded_textures(file, graph, project):
+                for tex in loaded[file]:
                     if tex in have:
                         uses[(tex, file, slot)] = None
     meshes = {m.path for m in scan.meshes}
