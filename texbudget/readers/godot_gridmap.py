@@ -29,7 +29,8 @@ import re
 from texbudget.readers.godot_variant import Packed, TextSpan
 
 #: A GridMap with more cells than this is not counted (a finding says so): 48 MiB of cells in
-#: a binary scene, far above any map the editor paints (64 × 64 × 64 is 262,144 cells).
+#: a binary scene, the memory decoding them takes bounded (the Godot demo projects' largest
+#: map has 2,921 cells).
 MAX_GRID_CELLS = 1 << 22
 #: The numbers of a text PackedInt32Array as cells: integers of at most 10 digits (an int32
 #: written as text has at most 10), separated by commas.
@@ -71,7 +72,7 @@ def cell_items(value: object) -> tuple[dict[int, int], str]:
         text = data.text[data.start:data.end]
         if _INTS.fullmatch(text) is None:
             return {}, "hold something else than integers (a decimal, inf or nan, a comment)"
-        ints = (np.fromstring(text, dtype=np.int64, sep=",") & 0xFFFFFFFF).astype(np.uint32).view(np.int32)
+        ints = np.fromstring(text, dtype=np.int64, sep=",").astype(np.uint32).view(np.int32)  # wrapped to 32 bits
         if ints.size != value.length:  # the pattern and the parse disagree: never counted silently
             return {}, "could not be read as integers"
     else:
