@@ -19,7 +19,9 @@ import json
 import math
 from typing import Any
 
-from texbudget.readers.gltf_container import Broken, Context, index, shown
+import msgspec
+
+from texbudget.readers.gltf_container import Broken, Context, index, kept_column, shown
 from texbudget.readers.gltf_images import CORE_KINDS, refused, refused_message
 from texbudget.readers.gltf_schema import SOURCE_EXTENSIONS
 
@@ -29,22 +31,35 @@ _SLOTS: dict[str, str] = {}
 _SLOTS_MAX = 4096
 
 
-def read_materials(ctx: Context, image_ids: list[str], kinds: list[str | None]) -> tuple[
-        tuple[tuple[str, str, str], ...], set[int], tuple[str, ...], tuple[tuple[str, str], ...]]:
-    """(image, material, slot) of every used texture slot, every image a used texture names
-    (its extension sources and its fallback), the images that are only ever a used texture's
-    fallback (an extension source was chosen over them), and (material, alphaMode) of the
-    materials with slots that are not OPAQUE."""
+class Usage(msgspec.Struct, gc=False):
+    """What a glTF's materials use: every used texture slot as columns (the image, the
+    material, the slot: ``SceneFacts.texture_paths``, ``texture_users``, ``texture_slots``),
+    every image a used texture names (its extension sources and its fallback), the images
+    that are only ever a used texture's fallback (an extension source was chosen over them),
+    and (material, alphaMode) of the materials with slots that are not OPAQUE."""
+
+    images: tuple[str, ...]
+    users: tuple[str, ...]
+    slots: tuple[str, ...]
+    used: set[int]
+    fallbacks: tuple[str, ...]
+    alpha_modes: tuple[tuple[str, str], ...]
+
+
+def read_materials(ctx: Context, image_ids: list[str], kinds: list[str | None]) -> Usage:
+    """Every used texture slot of the materials, each (image, material, slot) once."""
     texture_images = _read_textures(ctx, image_ids, kinds)
-    usage: dict[tuple[str, str, str], None] = {}
+    images: list[str] = []
+    users: list[str] = []
+    slots: list[str] = []
     alpha_modes: list[tuple[str, str]] = []
     used: set[int] = set()
     chosen_images: set[int] = set()
     passed_over: set[int] = set()  # sources after the chosen one (it is the first)
     n_textures = len(texture_images)
     for m, mat in enumerate(ctx.doc.materials or ()):
-        slots = _texture_slots(mat, f"material {m}", n_textures)
-        if not slots:
+        material_slots = _texture_slots(mat, f"material {m}", n_textures)
+        if not material_slots:
             continue
         user = ctx.material_id(m)
         if "alphaMode" in mat:
@@ -54,16 +69,23 @@ def read_materials(ctx: Context, image_ids: list[str], kinds: list[str | None]) 
                 mode = "BLEND"
             if mode != "OPAQUE":
                 alpha_modes.append((user, mode))
-        for slot, t in slots:
+        seen: set[tuple[str, str]] = set()  # (image, slot) of this material: each use once
+        for slot, t in material_slots:
             chosen, all_sources = texture_images[t]
             used.update(all_sources)
             if chosen is not None:
-                usage[(image_ids[chosen], user, slot)] = None
+                image = image_ids[chosen]  # two images of one file may be one file (one URI)
+                if (image, slot) not in seen:
+                    seen.add((image, slot))
+                    images.append(image)
+                    users.append(user)
+                    slots.append(slot)
                 chosen_images.add(chosen)
                 if len(all_sources) > 1:
                     passed_over.update(all_sources[1:])
     fallbacks = tuple(image_ids[i] for i in sorted(passed_over - chosen_images))
-    return tuple(usage), used, fallbacks, tuple(alpha_modes)
+    return Usage(images=tuple(images), users=tuple(users), slots=kept_column(tuple(slots), "slots"), used=used,
+                 fallbacks=fallbacks, alpha_modes=tuple(alpha_modes))
 
 
 def _read_textures(ctx: Context, image_ids: list[str], kinds: list[str | None]) -> list[tuple[int | None, tuple[int, ...]]]:
