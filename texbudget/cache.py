@@ -53,11 +53,12 @@ from texbudget import __version__, findings
 from texbudget.model import AttributeFacts, Finding, MeshFacts, ReadResult, TextureFacts
 
 #: Bump when the table layout or the meaning of a stored value changes.
-SCHEMA = 9  # 2: SceneFacts.fallbacks; 3: SceneFacts.refs and role (levels); 4: alpha_modes, cube_faces;
+SCHEMA = 10  # 2: SceneFacts.fallbacks; 3: SceneFacts.refs and role (levels); 4: alpha_modes, cube_faces;
 #            5: the whole format table (issue 21): KTX/KTX2/DDS files read otherwise; 6: KTX2 sized from its DFD, Basis HDR;
 #            7: EngineImport and UnityPlatform stored as texbudget.engine's (they were texbudget.policy's);
 #            8: values are msgpack (msgspec), no longer pickles (8, not 7: both layouts once numbered 7 are dropped);
-#            9: SceneFacts' instances and texture uses as columns
+#            10: SceneFacts' instances and texture uses as columns (9 is the Godot readers' GridMap
+#            "cells" edges, made at the same time on another branch)
 #: Stored in the file; a different value empties the cache (texbudget version / schema).
 CACHE_VERSION = f"{__version__}/{SCHEMA}"
 #: ``PRAGMA application_id`` of our files ("TBc1"), so another SQLite file at the path is

@@ -172,6 +172,26 @@ def test_a_record_with_a_required_field_missing_or_a_field_too_many_is_refused(k
     assert cache_mod.loads(msgspec.msgpack.encode(msgspec.msgpack.decode(cache_mod.dumps(value())))) == value()
 
 
+def test_a_scene_whose_columns_differ_in_length_is_refused():
+    """SceneFacts holds its instances and texture uses as columns; a blob whose columns do not
+    pair up (a mesh path without its count, a texture without its slot) is refused as any
+    other wrong shape, and no code can build such a scene."""
+    scene = SceneFacts.from_uses(path="a.glb", instances=(("a.glb#mesh/0", 3),),
+                                 texture_usage=(("t.png", "a.glb#material/0", "baseColorTexture"),))
+    good = msgspec.msgpack.decode(cache_mod.dumps((ReadResult(scenes=(scene,)), None)))
+    fields = SceneFacts.__struct_fields__
+    for column in ("mesh_counts", "texture_slots"):
+        raw = msgspec.msgpack.decode(msgspec.msgpack.encode(good))
+        raw[0][2][0][fields.index(column)] = []
+        with pytest.raises(msgspec.ValidationError):
+            cache_mod.loads(msgspec.msgpack.encode(raw))
+        with pytest.raises(ValueError):
+            SceneFacts(**{**{f: getattr(scene, f) for f in fields}, column: ()})
+    assert cache_mod.loads(msgspec.msgpack.encode(good))[0].scenes == (scene,)
+    assert scene.instances == (("a.glb#mesh/0", 3),)
+    assert scene.texture_usage == (("t.png", "a.glb#material/0", "baseColorTexture"),)
+
+
 def test_a_record_short_of_fields_with_defaults_takes_the_defaults():
     """msgspec's rule for array-like records (how a field added at the end with a default
     reads older data): never written by texbudget, whose schema number changes instead."""
