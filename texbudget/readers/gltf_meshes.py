@@ -34,6 +34,7 @@ from texbudget.sizing.meshes import lod_of
 _TRIANGLE_MODES = (4, 5, 6)
 _INDEX_TYPES = ("UNSIGNED_BYTE", "UNSIGNED_SHORT", "UNSIGNED_INT")
 
+
 def _attribute(key: tuple[str, str, int, int, int, bool]) -> AttributeFacts:
     """The one kept AttributeFacts of these fields (name, component type, components, count,
     bytes, normalized)."""
@@ -42,7 +43,7 @@ def _attribute(key: tuple[str, str, int, int, int, bool]) -> AttributeFacts:
         return found
     name, component_type, components, count, size, normalized = key
     return kept(key, AttributeFacts(name=name, component_type=component_type, components=components,
-                                     count=count, bytes=size, normalized=normalized))
+                                    count=count, bytes=size, normalized=normalized))
 
 
 def _attributes(keys: list[tuple[str, str, int, int, int, bool]]) -> tuple[AttributeFacts, ...]:
