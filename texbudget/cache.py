@@ -53,11 +53,12 @@ from texbudget import __version__, findings
 from texbudget.model import AttributeFacts, Finding, MeshFacts, ReadResult, TextureFacts
 
 #: Bump when the table layout or the meaning of a stored value changes.
-SCHEMA = 9  # 2: SceneFacts.fallbacks; 3: SceneFacts.refs and role (levels); 4: alpha_modes, cube_faces;
+SCHEMA = 10  # 2: SceneFacts.fallbacks; 3: SceneFacts.refs and role (levels); 4: alpha_modes, cube_faces;
 #            5: the whole format table (issue 21): KTX/KTX2/DDS files read otherwise; 6: KTX2 sized from its DFD, Basis HDR;
 #            7: EngineImport and UnityPlatform stored as texbudget.engine's (they were texbudget.policy's);
 #            8: values are msgpack (msgspec), no longer pickles (8, not 7: both layouts once numbered 7 are dropped);
-#            9: Godot readers: GridMap "cells" edges, MeshLibrary items, 3D sprites' slots (issue 23 gaps)
+#            9: Godot readers: GridMap "cells" edges, MeshLibrary items, 3D sprites' slots (issue 23 gaps);
+#            10: SceneFacts' instances and texture uses as columns
 #: Stored in the file; a different value empties the cache (texbudget version / schema).
 CACHE_VERSION = f"{__version__}/{SCHEMA}"
 #: ``PRAGMA application_id`` of our files ("TBc1"), so another SQLite file at the path is
@@ -325,8 +326,9 @@ class Decoder:
     A texture's strings, sizes and chain of level sizes (``_share_texture``), a mesh's
     ``source`` and its and its primitives' counts and sizes (``_share_mesh_sizes``), a
     primitive's attributes (equal ``AttributeFacts`` kept once), accessor ids
-    and compression, the texture paths and slots a scene uses and the targets, kinds and
-    slots of its references are kept once for all values; mesh and material paths once
+    and compression, the texture paths and slots a scene uses (and its columns of instance
+    counts and of slots) and the targets, kinds and slots of its references are kept once for
+    all values; mesh and material paths once
     within a value (msgpack, unlike the readers and pickle, writes a string as often as it
     occurs). The records just decoded, seen by no one yet, are pointed at the kept objects
     with ``msgspec.structs.force_setattr``. ``paths`` seeds the table of kept strings, so a
@@ -384,11 +386,17 @@ class Decoder:
                     force_setattr(primitive, "material", own(primitive.material, primitive.material))
         for scene in result.scenes:
             force_setattr(scene, "path", own(scene.path, share(scene.path, scene.path)))
-            if scene.instances:
-                force_setattr(scene, "instances", tuple([(own(m, m), n) for m, n in scene.instances]))
-            if scene.texture_usage:
-                force_setattr(scene, "texture_usage", tuple([(share(t, t), own(u, u), share(slot, slot))
-                                                             for t, u, slot in scene.texture_usage]))
+            if scene.mesh_paths:
+                force_setattr(scene, "mesh_paths", tuple([own(m, m) for m in scene.mesh_paths]))
+                force_setattr(scene, "mesh_counts", share(scene.mesh_counts, scene.mesh_counts))
+            if scene.texture_paths:
+                force_setattr(scene, "texture_paths", tuple([share(t, t) for t in scene.texture_paths]))
+                force_setattr(scene, "texture_users", tuple([own(u, u) for u in scene.texture_users]))
+                slots = self.shared.get(scene.texture_slots)
+                if slots is None:  # kept with its slots kept
+                    slots = tuple([share(slot, slot) for slot in scene.texture_slots])
+                    share(slots, slots)
+                force_setattr(scene, "texture_slots", slots)
             for ref in scene.refs:
                 force_setattr(ref, "holder", own(ref.holder, ref.holder))
                 force_setattr(ref, "target", share(ref.target, ref.target))

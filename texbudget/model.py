@@ -17,7 +17,9 @@ cache holds bumps ``cache.SCHEMA``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from enum import Enum
+from typing import Any
 
 import msgspec
 
@@ -229,11 +231,21 @@ class SceneRef(Record, frozen=True):
 
 
 class SceneFacts(Record, frozen=True):
-    """What a scene file says about how assets are used."""
+    """What a scene file says about how assets are used.
+
+    Its meshes' instances and its texture uses are held as columns, one tuple per field:
+    mesh ``mesh_paths[i]`` is placed ``mesh_counts[i]`` times, and texture
+    ``texture_paths[i]`` is used by ``texture_users[i]`` (a material) in slot
+    ``texture_slots[i]``. A tuple per pair or triple cost 56–64 bytes each; columns of equal
+    counts or slots are one tuple for many scenes (the readers and ``cache.Decoder`` keep
+    them once). ``instances`` and ``texture_usage`` give the pairs and triples."""
 
     path: str
-    instances: tuple[tuple[str, int], ...] = ()  # mesh path -> instance count
-    texture_usage: tuple[tuple[str, str, str], ...] = ()  # (texture path, user, slot)
+    mesh_paths: tuple[str, ...] = ()
+    mesh_counts: tuple[int, ...] = ()  # instances of each of ``mesh_paths``
+    texture_paths: tuple[str, ...] = ()
+    texture_users: tuple[str, ...] = ()  # the material (or other user) of each use
+    texture_slots: tuple[str, ...] = ()  # its slot ("baseColorTexture", "albedo_texture", …)
     # images that are only the fallback ``source`` of textures whose extension source
     # (KHR_texture_basisu, EXT_texture_webp, …) is the one used: never loaded with it
     fallbacks: tuple[str, ...] = ()
@@ -251,6 +263,34 @@ class SceneFacts(Record, frozen=True):
     # (image, cubemap): the images an EXT_lights_image_based light makes into one cubemap
     # texture (``file.gltf#light/N``), which is priced instead of them
     cube_faces: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.mesh_paths) != len(self.mesh_counts):
+            raise ValueError(f"{self.path}: {len(self.mesh_paths)} mesh paths but {len(self.mesh_counts)} counts")
+        if not len(self.texture_paths) == len(self.texture_users) == len(self.texture_slots):
+            raise ValueError(f"{self.path}: texture uses of unequal columns ({len(self.texture_paths)} textures, "
+                             f"{len(self.texture_users)} users, {len(self.texture_slots)} slots)")
+
+    @classmethod
+    def from_uses(cls, *, path: str, instances: Iterable[tuple[str, int]] = (),
+                  texture_usage: Iterable[tuple[str, str, str]] = (), **fields: Any) -> SceneFacts:
+        """The scene whose columns hold these (mesh path, count) pairs and (texture path,
+        user, slot) triples; ``fields``: its other fields."""
+        pairs = tuple(instances)
+        triples = tuple(texture_usage)
+        return cls(path=path, mesh_paths=tuple([m for m, _ in pairs]), mesh_counts=tuple([n for _, n in pairs]),
+                   texture_paths=tuple([t for t, _, _ in triples]), texture_users=tuple([u for _, u, _ in triples]),
+                   texture_slots=tuple([s for _, _, s in triples]), **fields)
+
+    @property
+    def instances(self) -> tuple[tuple[str, int], ...]:
+        """(mesh path, instance count) of each mesh the scene places."""
+        return tuple(zip(self.mesh_paths, self.mesh_counts, strict=True))
+
+    @property
+    def texture_usage(self) -> tuple[tuple[str, str, str], ...]:
+        """(texture path, user, slot) of each texture use."""
+        return tuple(zip(self.texture_paths, self.texture_users, self.texture_slots, strict=True))
 
 
 class ReadResult(Record, frozen=True):

@@ -67,9 +67,14 @@ class TextureRow(Record, frozen=True):
 
 
 class MeshRow(Record, frozen=True):
-    facts: MeshFacts
+    """A mesh of the report: its cost, which holds its facts (``facts``), and its BLAS."""
+
     cost: MeshCost
     blas: bvh.BlasEstimate | None = None
+
+    @property
+    def facts(self) -> MeshFacts:
+        return self.cost.facts
 
 
 @dataclass(frozen=True)
@@ -152,7 +157,7 @@ def prepare(scan: Scan) -> _Prepared:
     modes = {material: mode for scene in scan.scenes for material, mode in scene.alpha_modes}
     uses: dict[str, dict[tuple[str, str], None]] = defaultdict(dict)  # texture -> (slot, alphaMode)
     for scene in scan.scenes:
-        for tex, user, slot in scene.texture_usage:
+        for tex, user, slot in zip(scene.texture_paths, scene.texture_users, scene.texture_slots, strict=True):
             users[tex][user] = None
             slots[tex][slot] = None
             uses[tex][slot, modes.get(user, "OPAQUE")] = None
@@ -189,7 +194,7 @@ def instance_counts(scan: Scan, overrides: Sequence[tuple[str, int]]) -> dict[st
     levels: dict[str, int] = {}
     for scene in scan.scenes:
         into = levels if scene.role == "project" else counts
-        for placed, n in scene.instances:
+        for placed, n in zip(scene.mesh_paths, scene.mesh_counts, strict=True):
             into[placed] = into.get(placed, 0) + n
     counts.update(levels)
     for mesh in scan.meshes:
@@ -343,7 +348,7 @@ def _evaluate(scan: Scan, settings: Settings) -> Report:
     )
     first_accel = acceleration.get(vendors[0]) if vendors else None
     blas_by_path = dict(first_accel.per_mesh) if first_accel else {}
-    mesh_rows = tuple(MeshRow(facts=m, cost=c, blas=blas_by_path.get(c.path)) for m, c in zip(scan.meshes, mesh_costs, strict=True))
+    mesh_rows = tuple(MeshRow(cost=c, blas=blas_by_path.get(c.path)) for c in mesh_costs)
     return Report(
         root=scan.root, settings=settings, textures=tex_rows, meshes=mesh_rows,
         findings=scan.findings + unused_textures(users, tex_rows) + unmatched_rules(scan, settings), scenarios=results,

@@ -234,7 +234,8 @@ def test_csv_cells_never_start_a_formula(scene: Path) -> None:
         row = rows[i % len(rows)]
         rows.append(evolve(row, facts=evolve(row.facts, path=name), plan=evolve(row.plan, path=name)))
     mesh = report.meshes[0]
-    report = replace(report, textures=tuple(rows), meshes=(evolve(mesh, facts=evolve(mesh.facts, path="=cmd|x")), *report.meshes[1:]))
+    tricky = evolve(mesh, cost=evolve(mesh.cost, facts=evolve(mesh.facts, path="=cmd|x")))
+    report = replace(report, textures=tuple(rows), meshes=(tricky, *report.meshes[1:]))
     parsed = list(csv_mod.DictReader(io.StringIO(csv_report.render(report), newline="")))
     paths = [r["path"] for r in parsed]
     assert paths[len(rows) - len(names):len(rows)] == ["'" + n for n in names[:-1]] + ["ok=1.png"]

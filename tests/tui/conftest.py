@@ -55,7 +55,7 @@ def _mesh(path: str, name: str, triangles: int) -> MeshFacts:
 
 MESHES = (_mesh("level.glb#mesh/0", "Crate", 12), _mesh("level.glb#mesh/1", "Wall", 20_000))
 
-SCENES = (SceneFacts(
+SCENES = (SceneFacts.from_uses(
     path="level.glb",
     instances=(("level.glb#mesh/0", 40), ("level.glb#mesh/1", 6)),
     texture_usage=(

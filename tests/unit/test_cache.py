@@ -92,7 +92,7 @@ def test_every_kind_of_value_round_trips_equal():
     prim = PrimitiveFacts(mode=4, vertex_count=100, triangles=50, attributes=(attr,), index_count=150,
                           index_bytes_per=2, material="a.glb#material/0", accessor_ids=(0, 1))
     mesh = MeshFacts("a.glb#mesh/0", "Rock", (prim,), 100, 150, 50, 1200, 300, lod=0, lod_group="a.glb#lod/0")
-    scene = SceneFacts("a.glb", instances=(("a.glb#mesh/0", 3),), texture_usage=(("t.png", "a.glb#material/0", "baseColorTexture"),))
+    scene = SceneFacts.from_uses(path="a.glb", instances=(("a.glb#mesh/0", 3),), texture_usage=(("t.png", "a.glb#material/0", "baseColorTexture"),))
     note = Finding("a.glb", "TB081", Severity.INFO, "unused image", "hint")
     result = ReadResult(textures=(texture("a.glb#image/0"),), meshes=(mesh,), scenes=(scene,), findings=(note,))
     engine = EngineImport(engine="unity", source="a.png.meta", importer="TextureImporter", srgb=True,
@@ -172,6 +172,26 @@ def test_a_record_with_a_required_field_missing_or_a_field_too_many_is_refused(k
     assert cache_mod.loads(msgspec.msgpack.encode(msgspec.msgpack.decode(cache_mod.dumps(value())))) == value()
 
 
+def test_a_scene_whose_columns_differ_in_length_is_refused():
+    """SceneFacts holds its instances and texture uses as columns; a blob whose columns do not
+    pair up (a mesh path without its count, a texture without its slot) is refused as any
+    other wrong shape, and no code can build such a scene."""
+    scene = SceneFacts.from_uses(path="a.glb", instances=(("a.glb#mesh/0", 3),),
+                                 texture_usage=(("t.png", "a.glb#material/0", "baseColorTexture"),))
+    good = msgspec.msgpack.decode(cache_mod.dumps((ReadResult(scenes=(scene,)), None)))
+    fields = SceneFacts.__struct_fields__
+    for column in ("mesh_counts", "texture_slots"):
+        raw = msgspec.msgpack.decode(msgspec.msgpack.encode(good))
+        raw[0][2][0][fields.index(column)] = []
+        with pytest.raises(msgspec.ValidationError):
+            cache_mod.loads(msgspec.msgpack.encode(raw))
+        with pytest.raises(ValueError):
+            SceneFacts(**{**{f: getattr(scene, f) for f in fields}, column: ()})
+    assert cache_mod.loads(msgspec.msgpack.encode(good))[0].scenes == (scene,)
+    assert scene.instances == (("a.glb#mesh/0", 3),)
+    assert scene.texture_usage == (("t.png", "a.glb#material/0", "baseColorTexture"),)
+
+
 def test_a_record_short_of_fields_with_defaults_takes_the_defaults():
     """msgspec's rule for array-like records (how a field added at the end with a default
     reads older data): never written by texbudget, whose schema number changes instead."""
@@ -186,7 +206,7 @@ def test_names_that_are_not_utf8_round_trip():
     string: such a value is stored escaped (marker 0xc1, the names as extension 1)."""
     name = os.fsdecode(b"props/caf\xe9.png")
     inside = os.fsdecode(b"props/\xff\xfe.glb")
-    scene = SceneFacts(inside, texture_usage=((name, f"{inside}#material/0", "baseColorTexture"),))
+    scene = SceneFacts.from_uses(path=inside, texture_usage=((name, f"{inside}#material/0", "baseColorTexture"),))
     note = Finding(name, "TB081", Severity.INFO, f"{name}: unused", "")
     for v in [value(name), (ReadResult(scenes=(scene,), findings=(note,)), findings.make(name + ".import", "TB010", name))]:
         blob = cache_mod.dumps(v)
@@ -560,8 +580,8 @@ def test_one_decoder_keeps_one_copy_of_equal_mesh_parts():
         material = f"{n}.glb#material/0"
         prim = PrimitiveFacts(mode=4, vertex_count=100, triangles=50, attributes=(attr,), accessor_ids=(0, 1),
                               compression="draco", material=material)
-        scene = SceneFacts(f"{n}.glb", instances=((f"{n}.glb#mesh/0", 2),),
-                           texture_usage=(("t.png", material, "baseColorTexture"), ("t.png", material, "normalTexture")))
+        scene = SceneFacts.from_uses(path=f"{n}.glb", instances=((f"{n}.glb#mesh/0", 2),),
+                                     texture_usage=(("t.png", material, "baseColorTexture"), ("t.png", material, "normalTexture")))
         return ReadResult(meshes=(MeshFacts(f"{n}.glb#mesh/0", "Rock", (prim,), 100, 0, 50, 1200, 0),), scenes=(scene,))
 
     blobs = [cache_mod.dumps((result(n), None)) for n in ("a", "b")]

@@ -60,7 +60,7 @@ def test_diamond_counts_every_path_and_loads_a_texture_once():
             _scene("b.tscn", _ref("b.tscn", "d.tscn", "instance", 5)),
             _scene("c.tscn", _ref("c.tscn", "d.tscn", "instance", 7)),
             _scene("d.tscn", _ref("d.tscn", "d.glb#mesh/0", "mesh")),
-            SceneFacts(path="d.glb", texture_usage=(("d.glb#image/0", "d.glb#material/0", "baseColorTexture"),)),
+            SceneFacts.from_uses(path="d.glb", texture_usage=(("d.glb#image/0", "d.glb#material/0", "baseColorTexture"),)),
         ],
         textures=["d.glb#image/0"],
     )
@@ -75,10 +75,10 @@ def test_an_instanced_gltf_brings_its_own_scene_graph_and_materials():
                 _mesh("house.glb#mesh/2", "house.glb#material/1")],
         scenes=[
             _scene("level.tscn", _ref("level.tscn", "house.glb", "instance", 4)),
-            SceneFacts(path="house.glb", instances=(("house.glb#mesh/0", 1), ("house.glb#mesh/1", 6), ("house.glb#mesh/2", 0)),
-                       texture_usage=(("tex/wall.png", "house.glb#material/0", "baseColorTexture"),
-                                      ("tex/roof.png", "house.glb#material/1", "baseColorTexture"),
-                                      ("tex/unused.png", "house.glb#material/7", "baseColorTexture"))),
+            SceneFacts.from_uses(path="house.glb", instances=(("house.glb#mesh/0", 1), ("house.glb#mesh/1", 6), ("house.glb#mesh/2", 0)),
+                                 texture_usage=(("tex/wall.png", "house.glb#material/0", "baseColorTexture"),
+                                                ("tex/roof.png", "house.glb#material/1", "baseColorTexture"),
+                                                ("tex/unused.png", "house.glb#material/7", "baseColorTexture"))),
         ],
         textures=["tex/wall.png", "tex/roof.png", "tex/unused.png"],
     )
@@ -98,8 +98,8 @@ def _override_graph(ext: str) -> Graph:
             _scene(f"one{ext}", _ref(f"one{ext}", "rock.glb#mesh/0", "mesh", surfaces=(f"one{ext}#material/0",)),
                    _ref(f"one{ext}#material/0", "tex/snow.png", "texture", slot="albedo_texture")),
             _scene("mat/moss.tres", _ref("mat/moss.tres", "tex/moss.png", "texture", slot="albedo_texture"), role="resource"),
-            SceneFacts(path="rock.glb", texture_usage=((("tex/rock.png", own, "baseColorTexture")),
-                                                       ("tex/rock_detail.png", "rock.glb#material/1", "baseColorTexture"))),
+            SceneFacts.from_uses(path="rock.glb", texture_usage=((("tex/rock.png", own, "baseColorTexture")),
+                                                                 ("tex/rock_detail.png", "rock.glb#material/1", "baseColorTexture"))),
         ],
         textures=["tex/rock.png", "tex/rock_detail.png", "tex/moss.png", "tex/snow.png"],
     )
@@ -197,8 +197,8 @@ def test_engine_ids_go_through_the_project():
         scenes=[
             _scene("l.tscn", _ref("l.tscn", "uid://barrel", "instance", 3)),
             _scene("props/barrel.tscn", _ref("props/barrel.tscn", "res://props/b.glb", "instance")),
-            SceneFacts(path="props/b.glb", instances=(("props/b.glb#mesh/0", 2),),
-                       texture_usage=(("props/own.png", "props/b.glb#material/0", "baseColorTexture"),)),
+            SceneFacts.from_uses(path="props/b.glb", instances=(("props/b.glb#mesh/0", 2),),
+                                 texture_usage=(("props/own.png", "props/b.glb#material/0", "baseColorTexture"),)),
             _scene("mat/ext.tres", _ref("mat/ext.tres", "tex/ext.png", "texture", slot="albedo_texture"), role="resource"),
         ],
         textures=["props/own.png", "tex/ext.png"],

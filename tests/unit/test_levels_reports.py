@@ -69,5 +69,5 @@ def test_project_scan_adds_the_engine_uses_and_leaves_a_gltf_tree_alone(tmp_path
                                      "meshes/stall.tres#mesh/0": 1}
     assert instance_counts(counted, ()) == dict(extra.instances)
     assert project_scan(Scan(root=tmp_path), None) == Scan(root=tmp_path)
-    plain = Scan(root=tmp_path, scenes=(SceneFacts(path="a.glb", instances=(("a.glb#mesh/0", 2),)),))
+    plain = Scan(root=tmp_path, scenes=(SceneFacts.from_uses(path="a.glb", instances=(("a.glb#mesh/0", 2),)),))
     assert project_scan(plain, None) is plain

@@ -122,7 +122,7 @@ class Graph:
                 self.refs.setdefault(ref.holder, []).append(ref)
                 if ref.kind == "mesh" and ref.slot and _ITEM_SLOT.fullmatch(ref.slot):
                     self.items.setdefault((ref.holder, ref.slot), []).append(ref)
-            for tex, user, slot in scene.texture_usage:
+            for tex, user, slot in zip(scene.texture_paths, scene.texture_users, scene.texture_slots, strict=True):
                 self.usage.setdefault(user, []).append((tex, slot))
         self.textures = frozenset(textures)
         self.texture_files = frozenset(file_of(t) for t in self.textures)
@@ -217,7 +217,7 @@ class _Walk:
         out = _Content(files={file: None})
         scene = self.graph.scenes.get(file)
         if scene is not None:
-            for mesh, n in scene.instances:  # a glTF's (or FBX's) own scene graph
+            for mesh, n in zip(scene.mesh_paths, scene.mesh_counts, strict=True):  # a glTF's (or FBX's) own scene graph
                 self.place(out, mesh, n, "", (), file)
         self.holder(out, file, file, cells_replaced)
         self.active.pop()

@@ -146,7 +146,7 @@ def project_scan(scan: Scan, levels: LevelSet | None = None, *, project: EngineP
                 placed[mesh] = placed.get(mesh, 0) + n
     if not uses and not placed:
         return scan
-    extra = SceneFacts(path="", instances=tuple(sorted(placed.items())), texture_usage=tuple(uses), role="project")
+    extra = SceneFacts.from_uses(path="", instances=sorted(placed.items()), texture_usage=uses, role="project")
     return replace(scan, scenes=(*scan.scenes, extra))
 
 

@@ -82,10 +82,10 @@ def level_scan(levels: LevelSet, level: Level) -> Scan:
     textures = tuple(scan.textures[i] for i in sorted(by_place[p] for p in wanted if p in by_place))
     mesh_place = levels.order("meshes")
     meshes = tuple(scan.meshes[i] for i in sorted(mesh_place[p] for p in level.meshes if p in mesh_place))
-    scene = SceneFacts(
+    scene = SceneFacts.from_uses(
         path=level.scene,
-        instances=tuple(level.meshes.items()),
-        texture_usage=tuple((tex, user, slot) for tex, users in level.textures.items() for user, slot in users),
+        instances=level.meshes.items(),
+        texture_usage=[(tex, user, slot) for tex, users in level.textures.items() for user, slot in users],
         fallbacks=tuple(f for s in own for f in s.fallbacks if f in wanted),
         role="level",
         alpha_modes=tuple(m for s in own for m in s.alpha_modes),

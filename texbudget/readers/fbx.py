@@ -318,7 +318,7 @@ class _Reader:
         if not geometries and not self.found:
             self.note("TB087", "the file holds no mesh geometry; nothing was priced")
         usage = self._texture_usage()
-        scene = SceneFacts(path=self.rel, instances=tuple(instances), texture_usage=usage)
+        scene = SceneFacts.from_uses(path=self.rel, instances=instances, texture_usage=usage)
         return ReadResult(meshes=tuple(meshes), scenes=(scene,), findings=tuple(self.found))
 
     # --- one geometry

@@ -32,6 +32,7 @@ from texbudget.readers.gltf_accessors import Layout
 from texbudget.readers.gltf_container import (
     Broken,
     Context,
+    kept_column,
     read_glb_chunks,
     read_gltf_json,
 )
@@ -85,7 +86,7 @@ def read_document(src: Source, doc: Document, bin_chunk: tuple[int, int] | None)
     layout.read_views()
     read = read_meshes(ctx, layout)
     textures, image_ids, kinds = read_images(ctx, layout, resolver)
-    usage, used_images, fallbacks, alpha_modes = read_materials(ctx, image_ids, kinds)
+    usage = read_materials(ctx, image_ids, kinds)
     placement = SceneGraph(ctx, layout).walk(read)
     meshes = placed(read, placement.skinned, placement.lods)
     cubes, cube_faces, notes = read_lights(ctx, image_ids, {t.path: t for t in textures})
@@ -93,13 +94,16 @@ def read_document(src: Source, doc: Document, bin_chunk: tuple[int, int] | None)
         ctx.note(code, message)
     faces = {face for face, _ in cube_faces}
     for i, identity in enumerate(image_ids):
-        if i not in used_images and identity not in faces:
+        if i not in usage.used and identity not in faces:
             ctx.note("TB081", f"image {i} ({identity}) is used by no material")
     ctx.more_notes()
+    counts = placement.counts
     scene = SceneFacts(
         path=ctx.rel,
-        instances=tuple([(mesh.path, placement.counts[m]) for m, mesh in zip(read, meshes, strict=True)]) if placement.counts else (),
-        texture_usage=usage, fallbacks=fallbacks, alpha_modes=alpha_modes, cube_faces=tuple(cube_faces),
+        mesh_paths=tuple([mesh.path for mesh in meshes]) if counts else (),
+        mesh_counts=kept_column(tuple([counts[m] for m in read]), "counts") if counts else (),
+        texture_paths=usage.images, texture_users=usage.users, texture_slots=usage.slots,
+        fallbacks=usage.fallbacks, alpha_modes=usage.alpha_modes, cube_faces=tuple(cube_faces),
     )
     return ReadResult(textures=(*textures, *cubes), meshes=meshes, scenes=(scene,), findings=tuple(ctx.found))
 

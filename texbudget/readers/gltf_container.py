@@ -102,6 +102,37 @@ class Context:
                 self.found.append(findings.make(self.rel, code, f"… and {count - MAX_NOTES_PER_CODE} more {code} findings in this file, not listed"))
 
 
+# --- values kept once in a process ---------------------------------------------------------------
+
+#: Equal values the readers' records hold are kept once in a process, as the cache's decoder
+#: keeps them (``cache.Decoder``): a primitive's attributes and their tuple, its accessor ids,
+#: a scene's column of instance counts and of texture slots. Meshes and scenes of a library
+#: share them, and a scan of 100k files would otherwise hold megabytes of copies. Keyed by
+#: the values' fields and what they are (a key ends with its kind: "attributes", "ids", …);
+#: emptied past ``SHARED_MAX`` entries (a long TUI session).
+SHARED: dict[tuple, Any] = {}
+SHARED_MAX = 1 << 16
+
+
+def kept(key: tuple, value: Any) -> Any:
+    """The one kept value for ``key``: ``value`` the first time."""
+    found = SHARED.get(key)
+    if found is None:
+        if len(SHARED) >= SHARED_MAX:
+            SHARED.clear()
+        found = SHARED[key] = value
+    return found
+
+
+def kept_column(items: tuple, kind: str) -> tuple:
+    """The one kept tuple equal to ``items`` (a column of ``kind``: "counts", "slots")."""
+    if not items:
+        return items
+    key = (*items, kind)
+    found = SHARED.get(key)
+    return found if found is not None else kept(key, items)
+
+
 # --- checks of values the schema cannot say ------------------------------------------------------
 
 

@@ -19,7 +19,9 @@ import json
 import math
 from typing import Any
 
-from texbudget.readers.gltf_container import Broken, Context, index, shown
+import msgspec
+
+from texbudget.readers.gltf_container import Broken, Context, index, kept_column, shown
 from texbudget.readers.gltf_images import CORE_KINDS, refused, refused_message
 from texbudget.readers.gltf_schema import SOURCE_EXTENSIONS
 
@@ -29,21 +31,32 @@ _SLOTS: dict[str, str] = {}
 _SLOTS_MAX = 4096
 
 
-def read_materials(ctx: Context, image_ids: list[str], kinds: list[str | None]) -> tuple[
-        tuple[tuple[str, str, str], ...], set[int], tuple[str, ...], tuple[tuple[str, str], ...]]:
-    """(image, material, slot) of every used texture slot, every image a used texture names
-    (its extension sources and its fallback), the images that are only ever a used texture's
-    fallback (an extension source was chosen over them), and (material, alphaMode) of the
-    materials with slots that are not OPAQUE."""
+class Usage(msgspec.Struct, gc=False):
+    """What a glTF's materials use: every used texture slot as columns (the image, the
+    material, the slot: ``SceneFacts.texture_paths``, ``texture_users``, ``texture_slots``),
+    every image a used texture names (its extension sources and its fallback), the images
+    that are only ever a used texture's fallback (an extension source was chosen over them),
+    and (material, alphaMode) of the materials with slots that are not OPAQUE."""
+
+    images: tuple[str, ...]
+    users: tuple[str, ...]
+    slots: tuple[str, ...]
+    used: set[int]
+    fallbacks: tuple[str, ...]
+    alpha_modes: tuple[tuple[str, str], ...]
+
+
+def read_materials(ctx: Context, image_ids: list[str], kinds: list[str | None]) -> Usage:
+    """Every used texture slot of the materials, each (image, material, slot) once."""
     texture_images = _read_textures(ctx, image_ids, kinds)
-    usage: dict[tuple[str, str, str], None] = {}
+    usage: dict[tuple[str, str, str], None] = {}  # (image, material, slot), in the file's order
     alpha_modes: list[tuple[str, str]] = []
     used: set[int] = set()
     chosen_images: set[int] = set()
     passed_over: set[int] = set()  # sources after the chosen one (it is the first)
     n_textures = len(texture_images)
     for m, mat in enumerate(ctx.doc.materials or ()):
-        slots = _texture_slots(mat, f"material {m}", n_textures)
+        slots = _texture_slots(mat, m, n_textures)
         if not slots:
             continue
         user = ctx.material_id(m)
@@ -63,7 +76,9 @@ def read_materials(ctx: Context, image_ids: list[str], kinds: list[str | None]) 
                 if len(all_sources) > 1:
                     passed_over.update(all_sources[1:])
     fallbacks = tuple(image_ids[i] for i in sorted(passed_over - chosen_images))
-    return tuple(usage), used, fallbacks, tuple(alpha_modes)
+    images, users, slot_names = zip(*usage, strict=True) if usage else ((), (), ())
+    return Usage(images=images, users=users, slots=kept_column(slot_names, "slots"), used=used, fallbacks=fallbacks,
+                 alpha_modes=tuple(alpha_modes))
 
 
 def _read_textures(ctx: Context, image_ids: list[str], kinds: list[str | None]) -> list[tuple[int | None, tuple[int, ...]]]:
@@ -96,23 +111,23 @@ def _read_textures(ctx: Context, image_ids: list[str], kinds: list[str | None]) 
     return out
 
 
-def _texture_slots(mat: dict[str, Any], where: str, n_textures: int) -> list[tuple[str, int]]:
-    """(slot, texture) for every ``*Texture`` of the material, its pbrMetallicRoughness and
+def _texture_slots(mat: dict[str, Any], m: int, n_textures: int) -> list[tuple[str, int]]:
+    """(slot, texture) for every ``*Texture`` of material ``m``, its pbrMetallicRoughness and
     its extensions. The slot is the property name without ``Texture``: baseColor,
     metallicRoughness, normal, occlusion, emissive, clearcoat, …"""
     pbr = mat.get("pbrMetallicRoughness")
     holders: list[tuple[dict[str, Any], str]] = [(mat, "")] if pbr is None else [
-        (pbr if type(pbr) is dict else _object(pbr, where, "pbrMetallicRoughness"), "pbrMetallicRoughness"), (mat, "")]
+        (pbr if type(pbr) is dict else _object(pbr, m, "pbrMetallicRoughness"), "pbrMetallicRoughness"), (mat, "")]
     exts = mat.get("extensions")
     if exts is not None:
-        holders += [(ext, name) for name, ext in _object(exts, where, "extensions").items() if isinstance(ext, dict)]
+        holders += [(ext, name) for name, ext in _object(exts, m, "extensions").items() if isinstance(ext, dict)]
     out: list[tuple[str, int]] = []
     for holder, holder_name in holders:
         for key, info in holder.items():
             if key.endswith("Texture") and len(key) > 7:
                 t = info.get("index") if type(info) is dict else None
                 if type(t) is not int or not 0 <= t < n_textures:
-                    holder_where = f"{where} {holder_name}" if holder_name else where
+                    holder_where = f"material {m} {holder_name}" if holder_name else f"material {m}"
                     if not isinstance(info, dict):
                         raise Broken("TB073", f"{holder_where}: '{key}' is not a JSON object")
                     t = _texture_index(t, f"{holder_where} {key}", n_textures)
@@ -120,9 +135,10 @@ def _texture_slots(mat: dict[str, Any], where: str, n_textures: int) -> list[tup
     return out
 
 
-def _object(value: Any, where: str, key: str) -> dict[str, Any]:
+def _object(value: Any, m: int, key: str) -> dict[str, Any]:
+    """Material ``m``'s ``key``, which must be a JSON object."""
     if not isinstance(value, dict):
-        raise Broken("TB073", f"{where}: '{key}' is not a JSON object")
+        raise Broken("TB073", f"material {m}: '{key}' is not a JSON object")
     return value
 
 

@@ -19,58 +19,48 @@ from typing import Any
 
 from texbudget.model import AttributeFacts, MeshFacts, PrimitiveFacts, evolve
 from texbudget.readers.gltf_accessors import Declared, Layout
-from texbudget.readers.gltf_container import Broken, Context, at_least, index, required
+from texbudget.readers.gltf_container import (
+    SHARED,
+    Broken,
+    Context,
+    at_least,
+    index,
+    kept,
+    required,
+)
 from texbudget.readers.gltf_schema import Primitive
 from texbudget.sizing.meshes import lod_of
 
 _TRIANGLE_MODES = (4, 5, 6)
 _INDEX_TYPES = ("UNSIGNED_BYTE", "UNSIGNED_SHORT", "UNSIGNED_INT")
 
-#: Equal attributes, and the equal tuples of attributes and of accessor ids that primitives
-#: hold, are kept once in a process, as the cache's decoder keeps them (``cache._SHARED_WHOLE``,
-#: ``_SHARED_FIELDS``): meshes of a scene share vertex counts and layouts, and a scan of 100k
-#: files would otherwise hold about 10 MB more of copies. Keyed by the attributes' fields;
-#: emptied past ``_SHARED_MAX`` entries (a long TUI session).
-_shared: dict[tuple, Any] = {}
-_SHARED_MAX = 1 << 16
-
-
-def _kept(key: tuple, value: Any) -> Any:
-    """The one kept value for ``key``: ``value`` the first time."""
-    found = _shared.get(key)
-    if found is None:
-        if len(_shared) >= _SHARED_MAX:
-            _shared.clear()
-        found = _shared[key] = value
-    return found
-
 
 def _attribute(key: tuple[str, str, int, int, int, bool]) -> AttributeFacts:
     """The one kept AttributeFacts of these fields (name, component type, components, count,
     bytes, normalized)."""
-    found: AttributeFacts | None = _shared.get(key)
+    found: AttributeFacts | None = SHARED.get(key)
     if found is not None:
         return found
     name, component_type, components, count, size, normalized = key
-    return _kept(key, AttributeFacts(name=name, component_type=component_type, components=components,
-                                     count=count, bytes=size, normalized=normalized))
+    return kept(key, AttributeFacts(name=name, component_type=component_type, components=components,
+                                    count=count, bytes=size, normalized=normalized))
 
 
 def _attributes(keys: list[tuple[str, str, int, int, int, bool]]) -> tuple[AttributeFacts, ...]:
     """The one kept tuple of these attributes (keyed by their fields, not by the facts:
     hashing a fact hashes each of its fields in Python)."""
     key = (*keys, "attributes")
-    found: tuple[AttributeFacts, ...] | None = _shared.get(key)
+    found: tuple[AttributeFacts, ...] | None = SHARED.get(key)
     if found is not None:
         return found
-    return _kept(key, tuple(_attribute(k) for k in keys))
+    return kept(key, tuple(_attribute(k) for k in keys))
 
 
 def _accessor_ids(accs: dict[int, Any]) -> tuple[int, ...]:
     """The one kept tuple of these accessor ids."""
     key = (*accs, "ids")
-    found: tuple[int, ...] | None = _shared.get(key)
-    return found if found is not None else _kept(key, tuple(accs))
+    found: tuple[int, ...] | None = SHARED.get(key)
+    return found if found is not None else kept(key, tuple(accs))
 
 
 def read_meshes(ctx: Context, layout: Layout) -> dict[int, MeshFacts]:

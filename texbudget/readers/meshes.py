@@ -123,7 +123,8 @@ def _load(rel: str, data: bytes, file_type: str) -> ReadResult:
         meshes.append(_facts(f"{rel}#mesh/{n}", name or posixpath.basename(stem), vertices, triangles, lod, group))
     scenes: tuple[SceneFacts, ...] = ()
     if counts:
-        scenes = (SceneFacts(path=rel, instances=tuple((m.path, counts.get(name or "", 0)) for m, (name, _) in zip(meshes, geometry, strict=True))),)
+        scenes = (SceneFacts(path=rel, mesh_paths=tuple(m.path for m in meshes),
+                             mesh_counts=tuple(counts.get(name or "", 0) for name, _ in geometry)),)
     return ReadResult(meshes=tuple(meshes), scenes=scenes)
 
 

@@ -90,10 +90,13 @@ def read_scene(
     active = cache if reader is _read_one else None
     before = active.counts() if active is not None else (0, 0, 0, 0)
     job = _Job(root, active, reader, jobs, progress, len(files), found.listed - found.with_sidecars)
-    known = KNOWN_FILES.set((os.fspath(root), frozenset(found.files)))  # what a glTF's URIs need not walk
+    gathered = _Gathered(files)
+    # what a glTF's URIs need not walk: every file discovery listed (when all are read, the
+    # gathered files' own table: a second set of 100k paths was 4 MiB at the scan's peak)
+    listed = frozenset(found.files) if following else gathered.position.keys()
+    known = KNOWN_FILES.set((os.fspath(root), listed))
     try:
         with gc_paused():
-            gathered = _Gathered(files)
             job.read(files, gathered.take)
             scan = _combine(root, found, files if following else None, gathered, job)
     finally:
@@ -220,18 +223,23 @@ def _combine(root: Path, found, following: list[str] | None, gathered: _Gathered
     were not read yet (excluded from discovery, or not read under ``follow``)."""
     textures, meshes, scenes, read_findings, engine = gathered.ordered()
     findings: list[Finding] = [*found.findings, *read_findings]
-    read_paths = {t.path for t in textures} | set(found.files if following is None else following)
-    follow: list[str] = []
+    read = gathered.position  # every file read (not a set of them and the textures' paths: 8 MiB at 100k files)
+    texture_paths: set[str] | None = None  # the textures' paths, made when a use is not a file read
+    follow: dict[str, None] = {}
     for scene in scenes:
-        for tex, _, _ in scene.texture_usage:
-            if not is_part(tex) and tex not in read_paths and os.path.isfile(os.path.join(root, tex)):
-                read_paths.add(tex)
-                follow.append(tex)
+        for tex in scene.texture_paths:
+            if tex in read or tex in follow or is_part(tex):
+                continue
+            if texture_paths is None:
+                texture_paths = {t.path for t in textures}
+            if tex not in texture_paths and os.path.isfile(os.path.join(root, tex)):
+                follow[tex] = None
     if follow:
         job.total += len(follow)
         job.followed.update(follow)
-        more = _Gathered(follow)
-        job.read(follow, more.take)
+        more_files = list(follow)
+        more = _Gathered(more_files)
+        job.read(more_files, more.take)
         more_textures, _, _, more_findings, more_engine = more.ordered()
         textures += more_textures
         findings += more_findings

@@ -97,9 +97,10 @@ class MeshCost(Record, frozen=True):
 
     The mesh's own names, counts and sizes (``path``, ``name``, ``vertices``, ``triangles``,
     ``indices``, the stored ``vertex_bytes``, ``index_bytes`` and ``morph_bytes``,
-    ``skinned``, ``lod``, ``lod_group``) are read from its ``facts``, not copied: a report
-    holds a cost per mesh, 140,000 of them for the 100k-file ``glb`` benchmark tree, and the
-    eleven copies made each cost 80 bytes more (``benchmarks/README.md``)."""
+    ``skinned``, ``lod``, ``lod_group``) and what follows from them alone (``dynamic``,
+    ``geometries``) are read from its ``facts``, not copied: a report holds a cost per mesh,
+    140,000 of them for the 100k-file ``glb`` benchmark tree, and the eleven copies made each
+    cost 80 bytes more, the two others 16 (``benchmarks/README.md``)."""
 
     facts: MeshFacts
     engine_vertex_bytes: int | None  # with a configured layout, else None
@@ -108,8 +109,16 @@ class MeshCost(Record, frozen=True):
     basis: str  # "stored" or "engine layout"
     instances: int = 1
     skinned_copy_bytes: int = 0  # included in buffer_bytes
-    dynamic: bool = False  # skinned or morphing: its BLAS is refitted, never compacted
-    geometries: int = 1  # triangle primitives: geometries of its BLAS
+
+    @property
+    def dynamic(self) -> bool:
+        """Skinned or morphing: its BLAS is refitted, never compacted."""
+        return self.facts.skinned or self.facts.morph_targets > 0
+
+    @property
+    def geometries(self) -> int:
+        """Triangle primitives (at least one): the geometries of its BLAS."""
+        return max(sum(1 for p in self.facts.primitives if p.mode in TRIANGLE_MODES and p.triangles > 0), 1)
 
     @property
     def path(self) -> str:
@@ -191,7 +200,6 @@ def price_mesh(
     copy_bytes = 0
     if skinned_copy and mesh.skinned:
         copy_bytes = mesh.vertices * SKINNED_COPY_LAYOUT.bytes_per_vertex * instances
-    geometries = sum(1 for p in mesh.primitives if p.mode in TRIANGLE_MODES and p.triangles > 0)
     return MeshCost(
         facts=mesh,
         engine_vertex_bytes=engine_vertex,
@@ -200,6 +208,4 @@ def price_mesh(
         basis=basis,
         instances=instances,
         skinned_copy_bytes=copy_bytes,
-        dynamic=mesh.skinned or mesh.morph_targets > 0,
-        geometries=max(geometries, 1),
     )
