@@ -480,7 +480,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         found = discover(root, config.scan.include, config.scan.exclude)
         if not found.files and not found.findings:
             return ExitCode.OK
-    from texbudget.limits import check_limits, total_problems
+    from texbudget.limits import check_limits
     from texbudget.model import Severity, file_of
 
     # The text output is one line per problem, without the fixes' hints: no fix search.
@@ -491,12 +491,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 and (only is None or file_of(f.path) in only)]
     problems += check_limits(report, limits, only)
     if args.total or limits.total:
-        from texbudget.levels.reports import judged, level_problems
-
-        if judged(report):  # [[level]] or `check --total LEVEL`: each level alone, named
-            problems += level_problems(report, limits)
-        else:
-            problems += total_problems(report, limits)
+        problems += _total_problems(report, limits)
     problems += _growth_problems(args, report, limits)
     if output == "text":
         from texbudget.report.text import printable
@@ -515,6 +510,20 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         _write(_render_check(report, problems, output))
     return ExitCode.VIOLATIONS if problems else ExitCode.OK
+
+
+def _total_problems(report, limits) -> list:
+    """``check --total``'s problems: with levels judged (``[[level]]`` or ``check --total
+    LEVEL``) each level's alone, named; otherwise the whole scan's. ``texbudget.levels`` is
+    imported only for a report with levels (a tree of textures and glTF files has none)."""
+    if report.levels:
+        from texbudget.levels.reports import judged, level_problems
+
+        if judged(report):
+            return level_problems(report, limits)
+    from texbudget.limits import total_problems
+
+    return total_problems(report, limits)
 
 
 def _growth_problems(args: argparse.Namespace, report, limits) -> list:
