@@ -360,15 +360,14 @@ def load_report(args: argparse.Namespace, paths: Sequence[str], *, fixes: bool =
     whole-root scan, "reports" (each level's report, ``scan``) or "judged" (the levels
     ``[[level]]`` names, ``check``; levels found in the project give their findings only).
     ``discovered``: the discovery of the whole root, made already (``cmd_check``)."""
-    from dataclasses import replace
-
+    from texbudget.model import evolve
     from texbudget.pipeline import evaluate
     from texbudget.scan.scene import read_scene
 
     root, config, explicit = target or resolve_target(paths, args.config)
     settings = _settings(args, config)
     if not fixes:
-        settings = replace(settings, budget=replace(settings.budget, fixes=False))
+        settings = evolve(settings, budget=evolve(settings.budget, fixes=False))
     if level is not None:
         from texbudget.levels.reading import read_level
         from texbudget.levels.reports import path_report
@@ -399,7 +398,7 @@ def load_report(args: argparse.Namespace, paths: Sequence[str], *, fixes: bool =
     if args.deep:
         from texbudget.pipeline import deep_findings
 
-        report = replace(report, findings=report.findings + deep_findings(report))
+        report = evolve(report, findings=report.findings + deep_findings(report))
     if level is None and whole is not None:
         from texbudget.levels.reports import with_levels
 

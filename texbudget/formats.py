@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
 from functools import cache, lru_cache
+
+import msgspec
 
 from texbudget import format_table
 from texbudget.format_table import ASTC_BLOCKS, FAMILIES
@@ -48,8 +49,7 @@ def _key(text: str) -> str:
     return text.strip().upper().replace("-", "_").replace(" ", "_")
 
 
-@dataclass(frozen=True, slots=True)
-class _Indexes:
+class _Indexes(msgspec.Struct, frozen=True):
     name: dict[str, PixelFormat]
     vk: dict[int, PixelFormat]
     dxgi: dict[int, PixelFormat]

@@ -11,9 +11,9 @@ from __future__ import annotations
 import fnmatch
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import msgspec
 from msgspec.structs import force_setattr
 
 from texbudget import findings
@@ -45,8 +45,7 @@ from texbudget.slots import alpha_unread
 from texbudget.units import human_bytes
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(msgspec.Struct, frozen=True):
     """The resolved settings of one evaluation: config defaults overridden by flags or keys."""
 
     policy: PolicySettings
@@ -72,8 +71,7 @@ class MeshRow(Record, frozen=True):
     blas: bvh.BlasEstimate | None = None
 
 
-@dataclass(frozen=True)
-class Report:
+class Report(msgspec.Struct, frozen=True):
     """What every renderer and the TUI show. ``textures``/``meshes`` are priced at the first
     quality tier and RT vendor of the settings; ``scenarios`` cover every combination."""
 
@@ -83,13 +81,12 @@ class Report:
     meshes: tuple[MeshRow, ...]
     findings: tuple[Finding, ...]
     scenarios: tuple[ScenarioResult, ...]
-    acceleration: Mapping[str, bvh.AccelerationCost] = field(default_factory=dict)
+    acceleration: Mapping[str, bvh.AccelerationCost] = msgspec.field(default_factory=dict)
     # the levels' own reports (texbudget.levels.reports.with_levels; docs/levels.md)
     levels: tuple[LevelReport, ...] = ()
 
 
-@dataclass(frozen=True)
-class LevelReport:
+class LevelReport(msgspec.Struct, frozen=True):
     """One level's own report, as the whole report carries it (``Report.levels``,
     docs/levels.md): ``source`` is "config" (``[[level]]``), "auto" (found in the project) or
     "path" (the level named on the command line)."""
@@ -112,8 +109,7 @@ class LevelReport:
 # --- evaluate (pure) -------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Prepared:
+class _Prepared(msgspec.Struct, frozen=True):
     """What ``evaluate`` needs of a scan that no setting changes: who uses each texture, in
     which glTF slots, which textures are opaque, and each texture's own role (slots, name,
     header). A settings switch in the TUI re-runs ``evaluate`` on the same scan; this part
@@ -124,12 +120,12 @@ class _Prepared:
     own_roles: tuple[tuple[str, str], ...]  # per scan texture: policy.decision.content_role
     opaque: frozenset[str]  # paths of the textures without alpha, or whose alpha no use reads
     # path -> why no use reads the alpha of this texture with alpha (slots.alpha_unread)
-    alpha_unused: Mapping[str, str] = field(default_factory=dict)
+    alpha_unused: Mapping[str, str] = msgspec.field(default_factory=dict)
     # path -> why it is not counted: an image that is only a glTF texture's fallback
     # (SceneFacts.fallbacks; an engine that reads the extension never loads it), or a face of
     # an EXT_lights_image_based cubemap (SceneFacts.cube_faces; priced as the cubemap), that
     # no material uses otherwise
-    not_counted: Mapping[str, str] = field(default_factory=dict)
+    not_counted: Mapping[str, str] = msgspec.field(default_factory=dict)
 
 
 #: The last scan prepared and what was found. Keyed on the Scan object itself (identity; a
@@ -206,7 +202,7 @@ def _plan_textures(scan: Scan, prepared: _Prepared, settings: Settings, quality:
     glTF texture's fallback image (``FALLBACK``) and a cubemap's face are not counted."""
     model = settings.budget.allocation_model
     costs = decide_all(
-        scan.textures, replace(settings.policy, quality=quality), settings.rules, scan.engine,
+        scan.textures, evolve(settings.policy, quality=quality), settings.rules, scan.engine,
         prepared.slots, prepared.own_roles, model, prepared.alpha_unused,
     )
     skip = prepared.not_counted

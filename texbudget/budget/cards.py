@@ -14,11 +14,12 @@ import difflib
 import re
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from importlib import resources
 from typing import Any
+
+import msgspec
 
 from texbudget.errors import UsageError
 from texbudget.units import GIB, MIB
@@ -35,8 +36,7 @@ VERDICTS = ("fits", "tight", "over")
 # --- cards --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(msgspec.Struct, frozen=True):
     """A graphics card, a generic VRAM class or a unified-memory platform (spec/cards.md)."""
 
     id: str  # "8GB", "rtx-4070", "ps5"

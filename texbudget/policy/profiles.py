@@ -8,10 +8,11 @@ from __future__ import annotations
 import difflib
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
+
+import msgspec
 
 from texbudget import formats
 from texbudget.errors import UsageError
@@ -40,8 +41,7 @@ FAMILIES = ("bc", "astc", "etc2", "uncompressed")
 # --- platform profiles -------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Profile:
+class Profile(msgspec.Struct, frozen=True):
     """One platform profile from ``data/platforms.toml`` (documented in docs/policy.md)."""
 
     name: str
@@ -55,7 +55,7 @@ class Profile:
     high_quality_alpha: Mapping[str, str]
     transcode: Mapping[str, str]
     no_mips: frozenset[str] = frozenset()
-    max_size: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    max_size: Mapping[str, int] = msgspec.field(default_factory=lambda: MappingProxyType({}))
     reference: bool = False
 
     def format_for(self, role: str, alpha: bool, high_quality: bool = False) -> str:
@@ -137,8 +137,7 @@ def load_platforms() -> Mapping[str, Profile]:
     return MappingProxyType({name: _profile(name, body) for name, body in raw.items()})
 
 
-@dataclass(frozen=True, slots=True)
-class PolicySettings:
+class PolicySettings(msgspec.Struct, frozen=True):
     """The knobs of ``decide``: platform profile, quality tier, the high-quality switch.
 
     ``unity_build_target`` overrides the profile's Unity platform (e.g. "iPhone")."""

@@ -10,8 +10,9 @@ import functools
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from texbudget import cache as cache_mod
 from texbudget.model import ReadResult
@@ -42,8 +43,7 @@ POOL_CHUNK = 128
 STORE_BATCH = 2048
 
 
-@dataclass(frozen=True)
-class CacheStats:
+class CacheStats(msgspec.Struct, frozen=True):
     """What the cache did in one ``read_scene``: ``status`` is "on", "off" (not asked for),
     "unavailable" (asked for, but the folder cannot be written: ``reason`` says why) or
     "rebuilt" (it was corrupt; a TB007 finding is in the scan)."""
