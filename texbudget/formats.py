@@ -21,7 +21,6 @@ Where a bare DXGI name is also another row's canonical name, the canonical row w
 
 from __future__ import annotations
 
-import difflib
 import re
 from functools import cache, lru_cache
 
@@ -221,6 +220,8 @@ def name_collisions() -> dict[str, tuple[str, str]]:
 
 def nearest(name: str, n: int = 3) -> list[str]:
     """Closest canonical names and aliases, for 'did you mean' messages."""
+    import difflib  # only for a mistake
+
     names = {f.name for f in all_formats()} | {a for f in all_formats() for a in f.aliases}
     by_upper = {_key(x): x for x in names}
     return [by_upper[k] for k in difflib.get_close_matches(_key(name), list(by_upper), n=n, cutoff=0.5)]

@@ -10,7 +10,6 @@ when 0 ≤ free < headroom, ``over`` when free < 0.
 
 from __future__ import annotations
 
-import difflib
 import re
 import tomllib
 from collections.abc import Sequence
@@ -130,6 +129,8 @@ def resolve_cards(spec: str | Sequence[str]) -> tuple[Card, ...]:
             continue
         card = index.get(token.lower()) or _custom_card(token)
         if card is None:
+            import difflib  # only for a mistake
+
             near = difflib.get_close_matches(token.lower(), list(index), n=3, cutoff=0.5)
             hint = f"; did you mean {', '.join(near)}?" if near else ""
             raise UsageError(f"unknown card {token!r}{hint} (`texbudget cards` lists them; any '<n>GB' is a generic class)")

@@ -5,7 +5,6 @@ docs/policy.md), the roles and quality tiers, and ``PolicySettings``: the knobs 
 
 from __future__ import annotations
 
-import difflib
 import tomllib
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -166,5 +165,7 @@ class PolicySettings(msgspec.Struct, frozen=True):
 
 
 def _did_you_mean(word: str, options: Sequence[str]) -> str:
+    import difflib  # only for a mistake
+
     near = difflib.get_close_matches(word, list(options), n=1, cutoff=0.5)
     return f" (did you mean {near[0]!r}?)" if near else ""
