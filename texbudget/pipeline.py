@@ -9,7 +9,6 @@ are never read again. The CLI, the TUI and the benchmarks all call these two fun
 from __future__ import annotations
 
 import fnmatch
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -141,18 +140,21 @@ def prepare(scan: Scan) -> _Prepared:
     last = _prepared
     if last is not None and last[0] is scan:
         return last[1]
-    # Each texture's users, slots and uses once, in the order first met (dicts as ordered
-    # sets: a texture that many materials use is looked up in constant time, not in a list).
-    users: dict[str, dict[str, None]] = defaultdict(dict)
-    slots: dict[str, dict[str, None]] = defaultdict(dict)
-    modes = {material: mode for scene in scan.scenes for material, mode in scene.alpha_modes}
-    uses: dict[str, dict[tuple[str, str], None]] = defaultdict(dict)  # texture -> (slot, alphaMode)
+    # Each texture's uses (texture, user, slot) in the order met, then its users and slots
+    # once each in that order (dicts as ordered sets), and for a texture with alpha the
+    # (slot, alphaMode) of its uses: one dict lookup per use (a mesh library's scenes hold
+    # tens of thousands of uses of a few thousand textures).
+    uses: dict[str, list[tuple[str, str, str]]] = {}
     for scene in scan.scenes:
-        for tex, user, slot in scene.texture_usage:
-            users[tex][user] = None
-            slots[tex][slot] = None
-            uses[tex][slot, modes.get(user, "OPAQUE")] = None
-    found = {tex: tuple(s) for tex, s in slots.items()}
+        for use in scene.texture_usage:
+            listed = uses.get(use[0])
+            if listed is None:
+                uses[use[0]] = [use]
+            else:
+                listed.append(use)
+    users = {tex: tuple(dict.fromkeys([user for _, user, _ in listed])) for tex, listed in uses.items()}
+    found = {tex: tuple(dict.fromkeys([slot for _, _, slot in listed])) for tex, listed in uses.items()}
+    modes = {material: mode for scene in scan.scenes for material, mode in scene.alpha_modes}
     roles: dict[tuple[str, str], tuple[str, str]] = {}  # one copy of each (role, reason)
     own_roles = []
     alpha_unused: dict[str, str] = {}
@@ -160,7 +162,7 @@ def prepare(scan: Scan) -> _Prepared:
         role = content_role(facts, found.get(facts.path, ()))
         own_roles.append(roles.setdefault(role, role))
         if facts.alpha and facts.path in uses:
-            reason = alpha_unread(uses[facts.path])
+            reason = alpha_unread(dict.fromkeys([(slot, modes.get(user, "OPAQUE")) for _, user, slot in uses[facts.path]]))
             if reason is not None:
                 alpha_unused[facts.path] = reason
     not_counted = {path: FALLBACK for scene in scan.scenes for path in scene.fallbacks if path not in users}
@@ -169,7 +171,7 @@ def prepare(scan: Scan) -> _Prepared:
             if face not in users:
                 not_counted.setdefault(face, f"a face of the cubemap {cube} (EXT_lights_image_based), priced there: not counted")
     prepared = _Prepared(
-        users={tex: tuple(u) for tex, u in users.items()}, slots=found, own_roles=tuple(own_roles),
+        users=users, slots=found, own_roles=tuple(own_roles),
         opaque=frozenset(f.path for f in scan.textures if not f.alpha) | alpha_unused.keys(),
         alpha_unused=alpha_unused, not_counted=not_counted,
     )
@@ -339,7 +341,7 @@ def _evaluate(scan: Scan, settings: Settings) -> Report:
     )
     first_accel = acceleration.get(vendors[0]) if vendors else None
     blas_by_path = dict(first_accel.per_mesh) if first_accel else {}
-    mesh_rows = tuple(MeshRow(facts=m, cost=c, blas=blas_by_path.get(c.path)) for m, c in zip(scan.meshes, mesh_costs, strict=True))
+    mesh_rows = tuple(MeshRow(facts=m, cost=c, blas=blas_by_path.get(m.path)) for m, c in zip(scan.meshes, mesh_costs, strict=True))
     return Report(
         root=scan.root, settings=settings, textures=tex_rows, meshes=mesh_rows,
         findings=scan.findings + unused_textures(users, tex_rows) + unmatched_rules(scan, settings), scenarios=results,

@@ -6,7 +6,6 @@ misses grouped by type, storing what was read, the progress count, and what the 
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -117,7 +116,13 @@ class _Job:
                     if sides:
                         own[rel] = sigs[rel]
                         sigs[rel] = cache_mod.signature(st, sides)
-        dep_sig = functools.partial(self._dep_sig, sigs=sigs, own=own)
+
+        def dep_sig(rel: str) -> str:
+            """A dependency's signature: its own stat only (no sidecars), from this run's
+            signatures when it is one of the files read (a closure, not a partial of a
+            method: it is called for every dependency of every glTF the cache holds)."""
+            return own.get(rel) or sigs.get(rel) or cache_mod.stat_signature(os.path.join(self.root_str, rel))
+
         hits: set[str] = set()
         if self.cache is not None and sigs:
             for rel, (result, engine) in self.cache.each_hit(sigs, dep_sig):
@@ -134,14 +139,6 @@ class _Job:
         self._read_misses([r for r in rels if r not in hits] if hits else list(rels), with_sidecar, arrived)
         if store is not None:
             store.flush()
-
-    def _dep_sig(self, rel: str, sigs: Mapping[str, str], own: Mapping[str, str]) -> str:
-        """A dependency's signature: its own stat only (no sidecars), from this run's
-        signatures when it is one of the files read."""
-        sig = own.get(rel) or sigs.get(rel)
-        if sig is not None:
-            return sig
-        return cache_mod.stat_signature(os.path.join(self.root_str, rel))
 
     def _read_misses(self, rels: list[str], sidecar: set[str], arrived: Arrived) -> None:
         """Read the files, each handed to ``arrived(rel, (ReadResult, engine), cache blob or

@@ -191,7 +191,10 @@ def price_mesh(
     copy_bytes = 0
     if skinned_copy and mesh.skinned:
         copy_bytes = mesh.vertices * SKINNED_COPY_LAYOUT.bytes_per_vertex * instances
-    geometries = sum(1 for p in mesh.primitives if p.mode in TRIANGLE_MODES and p.triangles > 0)
+    geometries = 0  # a loop, not sum() of a generator: a mesh library prices 100,000 meshes
+    for p in mesh.primitives:
+        if p.mode in TRIANGLE_MODES and p.triangles > 0:
+            geometries += 1
     return MeshCost(
         facts=mesh,
         engine_vertex_bytes=engine_vertex,
