@@ -224,7 +224,7 @@ def _combine(root: Path, found, following: list[str] | None, gathered: _Gathered
     follow: list[str] = []
     for scene in scenes:
         for tex, _, _ in scene.texture_usage:
-            if not is_part(tex) and tex not in read_paths and os.path.isfile(os.path.join(root, tex)):
+            if tex not in read_paths and not is_part(tex) and os.path.isfile(os.path.join(root, tex)):
                 read_paths.add(tex)
                 follow.append(tex)
     if follow:
