@@ -30,8 +30,7 @@ Rules of the table (written down in docs, tested in tests/unit/test_alternatives
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+import msgspec
 from msgspec.structs import replace
 
 from texbudget import formats
@@ -52,8 +51,7 @@ ASTC_BLOCKS = ("4x4", "5x5", "6x6", "8x8")
 _SHORTHANDS = {"desktop": "bc", "mobile": "astc"}
 
 
-@dataclass(frozen=True, slots=True)
-class Alternative:
+class Alternative(msgspec.Struct, frozen=True):
     """One cell of the formats × max sizes table. ``width``/``height``/``levels`` are after
     the cap (before the quality tier's drop); ``gpu_bytes`` content bytes and
     ``allocated_bytes`` after the allocation model, both after the tier drop;

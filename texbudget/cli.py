@@ -360,15 +360,14 @@ def load_report(args: argparse.Namespace, paths: Sequence[str], *, fixes: bool =
     whole-root scan, "reports" (each level's report, ``scan``) or "judged" (the levels
     ``[[level]]`` names, ``check``; levels found in the project give their findings only).
     ``discovered``: the discovery of the whole root, made already (``cmd_check``)."""
-    from dataclasses import replace
-
+    from texbudget.model import evolve
     from texbudget.pipeline import evaluate
     from texbudget.scan.scene import read_scene
 
     root, config, explicit = target or resolve_target(paths, args.config)
     settings = _settings(args, config)
     if not fixes:
-        settings = replace(settings, budget=replace(settings.budget, fixes=False))
+        settings = evolve(settings, budget=evolve(settings.budget, fixes=False))
     if level is not None:
         from texbudget.levels.reading import read_level
         from texbudget.levels.reports import path_report
@@ -399,7 +398,7 @@ def load_report(args: argparse.Namespace, paths: Sequence[str], *, fixes: bool =
     if args.deep:
         from texbudget.pipeline import deep_findings
 
-        report = replace(report, findings=report.findings + deep_findings(report))
+        report = evolve(report, findings=report.findings + deep_findings(report))
     if level is None and whole is not None:
         from texbudget.levels.reports import with_levels
 
@@ -480,7 +479,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         found = discover(root, config.scan.include, config.scan.exclude)
         if not found.files and not found.findings:
             return ExitCode.OK
-    from texbudget.limits import check_limits, total_problems
+    from texbudget.limits import check_limits
     from texbudget.model import Severity, file_of
 
     # The text output is one line per problem, without the fixes' hints: no fix search.
@@ -491,12 +490,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 and (only is None or file_of(f.path) in only)]
     problems += check_limits(report, limits, only)
     if args.total or limits.total:
-        from texbudget.levels.reports import judged, level_problems
-
-        if judged(report):  # [[level]] or `check --total LEVEL`: each level alone, named
-            problems += level_problems(report, limits)
-        else:
-            problems += total_problems(report, limits)
+        problems += _total_problems(report, limits)
     problems += _growth_problems(args, report, limits)
     if output == "text":
         from texbudget.report.text import printable
@@ -515,6 +509,20 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         _write(_render_check(report, problems, output))
     return ExitCode.VIOLATIONS if problems else ExitCode.OK
+
+
+def _total_problems(report, limits) -> list:
+    """``check --total``'s problems: with levels judged (``[[level]]`` or ``check --total
+    LEVEL``) each level's alone, named; otherwise the whole scan's. ``texbudget.levels`` is
+    imported only for a report with levels (a tree of textures and glTF files has none)."""
+    if report.levels:
+        from texbudget.levels.reports import judged, level_problems
+
+        if judged(report):
+            return level_problems(report, limits)
+    from texbudget.limits import total_problems
+
+    return total_problems(report, limits)
 
 
 def _growth_problems(args: argparse.Namespace, report, limits) -> list:

@@ -11,15 +11,14 @@ mesh readers, TB110–TB119 Unity scenes, prefabs, materials and the Unity proje
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from texbudget.model import Finding, Severity
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 
-@dataclass(frozen=True, slots=True)
-class Code:
+class Code(msgspec.Struct, frozen=True):
     code: str
     severity: Severity
     meaning: str

@@ -21,10 +21,10 @@ Where a bare DXGI name is also another row's canonical name, the canonical row w
 
 from __future__ import annotations
 
-import difflib
 import re
-from dataclasses import dataclass
 from functools import cache, lru_cache
+
+import msgspec
 
 from texbudget import format_table
 from texbudget.format_table import ASTC_BLOCKS, FAMILIES
@@ -48,8 +48,7 @@ def _key(text: str) -> str:
     return text.strip().upper().replace("-", "_").replace(" ", "_")
 
 
-@dataclass(frozen=True, slots=True)
-class _Indexes:
+class _Indexes(msgspec.Struct, frozen=True):
     name: dict[str, PixelFormat]
     vk: dict[int, PixelFormat]
     dxgi: dict[int, PixelFormat]
@@ -221,6 +220,8 @@ def name_collisions() -> dict[str, tuple[str, str]]:
 
 def nearest(name: str, n: int = 3) -> list[str]:
     """Closest canonical names and aliases, for 'did you mean' messages."""
+    import difflib  # only for a mistake
+
     names = {f.name for f in all_formats()} | {a for f in all_formats() for a in f.aliases}
     by_upper = {_key(x): x for x in names}
     return [by_upper[k] for k in difflib.get_close_matches(_key(name), list(by_upper), n=n, cutoff=0.5)]

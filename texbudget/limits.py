@@ -40,7 +40,8 @@ def texture_limits(row: TextureRow, limits: LimitsSection) -> list[Finding]:
         return []
     out: list[Finding] = []
     path = f.path
-    fmt = formats.find(plan.gpu_format)
+    # the format's record only for the two limits that read it (most configs set neither)
+    fmt = formats.find(plan.gpu_format) if limits.forbid_uncompressed or limits.multiple_of_4 else None
     if limits.max_bytes is not None and cost.allocated_bytes > limits.max_bytes:
         out.append(findings.make(path, "TB020", f"{_shape(row)}, {human_bytes(cost.allocated_bytes)} > max_bytes {human_bytes(limits.max_bytes)}"))
     if limits.max_size is not None and max(f.width, f.height) > limits.max_size:

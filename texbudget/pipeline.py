@@ -9,11 +9,10 @@ are never read again. The CLI, the TUI and the benchmarks all call these two fun
 from __future__ import annotations
 
 import fnmatch
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import msgspec
 from msgspec.structs import force_setattr
 
 from texbudget import findings
@@ -45,8 +44,7 @@ from texbudget.slots import alpha_unread
 from texbudget.units import human_bytes
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(msgspec.Struct, frozen=True):
     """The resolved settings of one evaluation: config defaults overridden by flags or keys."""
 
     policy: PolicySettings
@@ -77,8 +75,7 @@ class MeshRow(Record, frozen=True):
         return self.cost.facts
 
 
-@dataclass(frozen=True)
-class Report:
+class Report(msgspec.Struct, frozen=True):
     """What every renderer and the TUI show. ``textures``/``meshes`` are priced at the first
     quality tier and RT vendor of the settings; ``scenarios`` cover every combination."""
 
@@ -88,13 +85,12 @@ class Report:
     meshes: tuple[MeshRow, ...]
     findings: tuple[Finding, ...]
     scenarios: tuple[ScenarioResult, ...]
-    acceleration: Mapping[str, bvh.AccelerationCost] = field(default_factory=dict)
+    acceleration: Mapping[str, bvh.AccelerationCost] = msgspec.field(default_factory=dict)
     # the levels' own reports (texbudget.levels.reports.with_levels; docs/levels.md)
     levels: tuple[LevelReport, ...] = ()
 
 
-@dataclass(frozen=True)
-class LevelReport:
+class LevelReport(msgspec.Struct, frozen=True):
     """One level's own report, as the whole report carries it (``Report.levels``,
     docs/levels.md): ``source`` is "config" (``[[level]]``), "auto" (found in the project) or
     "path" (the level named on the command line)."""
@@ -117,8 +113,7 @@ class LevelReport:
 # --- evaluate (pure) -------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Prepared:
+class _Prepared(msgspec.Struct, frozen=True):
     """What ``evaluate`` needs of a scan that no setting changes: who uses each texture, in
     which glTF slots, which textures are opaque, and each texture's own role (slots, name,
     header). A settings switch in the TUI re-runs ``evaluate`` on the same scan; this part
@@ -129,12 +124,12 @@ class _Prepared:
     own_roles: tuple[tuple[str, str], ...]  # per scan texture: policy.decision.content_role
     opaque: frozenset[str]  # paths of the textures without alpha, or whose alpha no use reads
     # path -> why no use reads the alpha of this texture with alpha (slots.alpha_unread)
-    alpha_unused: Mapping[str, str] = field(default_factory=dict)
+    alpha_unused: Mapping[str, str] = msgspec.field(default_factory=dict)
     # path -> why it is not counted: an image that is only a glTF texture's fallback
     # (SceneFacts.fallbacks; an engine that reads the extension never loads it), or a face of
     # an EXT_lights_image_based cubemap (SceneFacts.cube_faces; priced as the cubemap), that
     # no material uses otherwise
-    not_counted: Mapping[str, str] = field(default_factory=dict)
+    not_counted: Mapping[str, str] = msgspec.field(default_factory=dict)
 
 
 #: The last scan prepared and what was found. Keyed on the Scan object itself (identity; a
@@ -150,18 +145,21 @@ def prepare(scan: Scan) -> _Prepared:
     last = _prepared
     if last is not None and last[0] is scan:
         return last[1]
-    # Each texture's users, slots and uses once, in the order first met (dicts as ordered
-    # sets: a texture that many materials use is looked up in constant time, not in a list).
-    users: dict[str, dict[str, None]] = defaultdict(dict)
-    slots: dict[str, dict[str, None]] = defaultdict(dict)
-    modes = {material: mode for scene in scan.scenes for material, mode in scene.alpha_modes}
-    uses: dict[str, dict[tuple[str, str], None]] = defaultdict(dict)  # texture -> (slot, alphaMode)
+    # Each texture's uses (texture, user, slot) in the order met, then its users and slots
+    # once each in that order (dicts as ordered sets), and for a texture with alpha the
+    # (slot, alphaMode) of its uses: one dict lookup per use (a mesh library's scenes hold
+    # tens of thousands of uses of a few thousand textures).
+    uses: dict[str, list[tuple[str, str, str]]] = {}
     for scene in scan.scenes:
-        for tex, user, slot in zip(scene.texture_paths, scene.texture_users, scene.texture_slots, strict=True):
-            users[tex][user] = None
-            slots[tex][slot] = None
-            uses[tex][slot, modes.get(user, "OPAQUE")] = None
-    found = {tex: tuple(s) for tex, s in slots.items()}
+        for use in zip(scene.texture_paths, scene.texture_users, scene.texture_slots, strict=True):
+            listed = uses.get(use[0])
+            if listed is None:
+                uses[use[0]] = [use]
+            else:
+                listed.append(use)
+    users = {tex: tuple(dict.fromkeys([user for _, user, _ in listed])) for tex, listed in uses.items()}
+    found = {tex: tuple(dict.fromkeys([slot for _, _, slot in listed])) for tex, listed in uses.items()}
+    modes = {material: mode for scene in scan.scenes for material, mode in scene.alpha_modes}
     roles: dict[tuple[str, str], tuple[str, str]] = {}  # one copy of each (role, reason)
     own_roles = []
     alpha_unused: dict[str, str] = {}
@@ -169,7 +167,7 @@ def prepare(scan: Scan) -> _Prepared:
         role = content_role(facts, found.get(facts.path, ()))
         own_roles.append(roles.setdefault(role, role))
         if facts.alpha and facts.path in uses:
-            reason = alpha_unread(uses[facts.path])
+            reason = alpha_unread(dict.fromkeys([(slot, modes.get(user, "OPAQUE")) for _, user, slot in uses[facts.path]]))
             if reason is not None:
                 alpha_unused[facts.path] = reason
     not_counted = {path: FALLBACK for scene in scan.scenes for path in scene.fallbacks if path not in users}
@@ -178,7 +176,7 @@ def prepare(scan: Scan) -> _Prepared:
             if face not in users:
                 not_counted.setdefault(face, f"a face of the cubemap {cube} (EXT_lights_image_based), priced there: not counted")
     prepared = _Prepared(
-        users={tex: tuple(u) for tex, u in users.items()}, slots=found, own_roles=tuple(own_roles),
+        users=users, slots=found, own_roles=tuple(own_roles),
         opaque=frozenset(f.path for f in scan.textures if not f.alpha) | alpha_unused.keys(),
         alpha_unused=alpha_unused, not_counted=not_counted,
     )
@@ -211,7 +209,7 @@ def _plan_textures(scan: Scan, prepared: _Prepared, settings: Settings, quality:
     glTF texture's fallback image (``FALLBACK``) and a cubemap's face are not counted."""
     model = settings.budget.allocation_model
     costs = decide_all(
-        scan.textures, replace(settings.policy, quality=quality), settings.rules, scan.engine,
+        scan.textures, evolve(settings.policy, quality=quality), settings.rules, scan.engine,
         prepared.slots, prepared.own_roles, model, prepared.alpha_unused,
     )
     skip = prepared.not_counted

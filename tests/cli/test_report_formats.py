@@ -202,7 +202,6 @@ def test_csv_quotes_per_rfc4180(scene: Path) -> None:
     """A field holding a comma, a quote and a line break survives a round trip."""
     import csv as csv_mod
     import io
-    from dataclasses import replace
 
     from texbudget.model import evolve
     from texbudget.report import csv as csv_report
@@ -210,7 +209,7 @@ def test_csv_quotes_per_rfc4180(scene: Path) -> None:
     report = _report(scene)
     tricky = 'rule "a, b"\nsecond line'
     row = report.textures[0]
-    report = replace(report, textures=(evolve(row, plan=evolve(row.plan, decided_by=tricky)), *report.textures[1:]))
+    report = evolve(report, textures=(evolve(row, plan=evolve(row.plan, decided_by=tricky)), *report.textures[1:]))
     text = csv_report.render(report)
     assert '"rule ""a, b""\nsecond line"' in text
     parsed = list(csv_mod.reader(io.StringIO(text, newline="")))
@@ -222,7 +221,6 @@ def test_csv_cells_never_start_a_formula(scene: Path) -> None:
     "@…", tab, CR) is written after an apostrophe; no other cell changes."""
     import csv as csv_mod
     import io
-    from dataclasses import replace
 
     from texbudget.model import evolve
     from texbudget.report import csv as csv_report
@@ -235,7 +233,7 @@ def test_csv_cells_never_start_a_formula(scene: Path) -> None:
         rows.append(evolve(row, facts=evolve(row.facts, path=name), plan=evolve(row.plan, path=name)))
     mesh = report.meshes[0]
     tricky = evolve(mesh, cost=evolve(mesh.cost, facts=evolve(mesh.facts, path="=cmd|x")))
-    report = replace(report, textures=tuple(rows), meshes=(tricky, *report.meshes[1:]))
+    report = evolve(report, textures=tuple(rows), meshes=(tricky, *report.meshes[1:]))
     parsed = list(csv_mod.DictReader(io.StringIO(csv_report.render(report), newline="")))
     paths = [r["path"] for r in parsed]
     assert paths[len(rows) - len(names):len(rows)] == ["'" + n for n in names[:-1]] + ["ok=1.png"]
@@ -374,14 +372,12 @@ def test_markdown_golden(scene: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_markdown_escapes_pipes(scene: Path) -> None:
-    from dataclasses import replace
-
     from texbudget.model import evolve
     from texbudget.report import markdown
 
     report = _report(scene)
     row = report.textures[1]
-    report = replace(report, textures=(report.textures[0], evolve(row, plan=evolve(row.plan, decided_by="a | b")), *report.textures[2:]))
+    report = evolve(report, textures=(report.textures[0], evolve(row, plan=evolve(row.plan, decided_by="a | b")), *report.textures[2:]))
     text = markdown.render(report)
     assert "a \\| b" in text
     for table in _tables(text):
@@ -589,8 +585,6 @@ def test_sarif_validator_rejects_bad_documents() -> None:
 def test_people_reports_list_the_largest_fixes_and_sum_the_rest(scene: Path) -> None:
     """A scene far over budget gets hundreds of one-texture steps: text and Markdown list the
     first MAX_FIXES_SHOWN and sum the rest on one line; the together line still counts all."""
-    from dataclasses import replace
-
     from texbudget.model import Fix, evolve
     from texbudget.report import markdown, text
     from texbudget.units import human_bytes
@@ -600,7 +594,7 @@ def test_people_reports_list_the_largest_fixes_and_sum_the_rest(scene: Path) -> 
     shown = text.MAX_FIXES_SHOWN
     many = tuple(Fix("1GB", "compress to BC7_SRGB", f"ui/icon_{i:03}.png", (100 - i) * 1024 * 1024, kind="compress")
                  for i in range(shown + 7))
-    report = replace(report, scenarios=(evolve(over, fixes=many),))
+    report = evolve(report, scenarios=(evolve(over, fixes=many),))
     rest_mib = sum(100 - i for i in range(shown, shown + 7))
     for out in (text.render(report), markdown.render(report)):
         lines = out.splitlines()
@@ -608,7 +602,7 @@ def test_people_reports_list_the_largest_fixes_and_sum_the_rest(scene: Path) -> 
         assert len(listed) == shown and "ui/icon_000.png" in listed[0] and f"icon_{shown - 1:03}" in listed[-1]
         assert sum(f"… and 7 smaller changes: save {rest_mib}.00 MiB more" in line for line in lines) == 1
         assert sum(f"together: {human_bytes(sum(f.saves_bytes for f in many))}" in line for line in lines) == 1
-    exactly = replace(report, scenarios=(evolve(over, fixes=many[:shown]),))
+    exactly = evolve(report, scenarios=(evolve(over, fixes=many[:shown]),))
     assert "smaller changes" not in text.render(exactly) + markdown.render(exactly)
 
 

@@ -157,14 +157,14 @@ def test_merge_replaces_what_a_file_gave_and_keeps_the_rest():
 def test_a_settings_switch_reuses_the_meshes_but_an_instance_change_prices_them_again():
     """evaluate keeps the last scan's mesh costs for a platform or quality switch; any change
     of instances (or layout) prices them again, and going back gives the first numbers."""
-    from dataclasses import replace
+    from texbudget.model import evolve
 
     base = pipeline.build_settings(make_config())
     first = pipeline.evaluate(SCAN, base)
-    switched = pipeline.evaluate(SCAN, replace(base, policy=replace(base.policy, platform="mobile-astc")))
+    switched = pipeline.evaluate(SCAN, evolve(base, policy=evolve(base.policy, platform="mobile-astc")))
     assert [m.cost for m in switched.meshes] == [m.cost for m in first.meshes]
     assert switched.meshes[0].cost is first.meshes[0].cost  # the same objects: not priced again
-    more = pipeline.evaluate(SCAN, replace(base, instances=(("*", 7),)))
+    more = pipeline.evaluate(SCAN, evolve(base, instances=(("*", 7),)))
     assert {m.cost.instances for m in more.meshes} == {7}
     back = pipeline.evaluate(SCAN, base)
     assert [m.cost for m in back.meshes] == [m.cost for m in first.meshes]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
@@ -196,7 +195,7 @@ def test_mixed_vendors_get_one_scenario_each_and_judge_their_own_cards():
         ["8GB", "rx-7800-xt"], ["8GB", "rtx-4070"], ["8GB", "arc-b580"]]
     assert result.cards == ("8GB", "rx-7800-xt", "rtx-4070", "arc-b580")
     # an explicit --rt judges every card in every scenario
-    forced = assess_all(inputs, replace(s, rt=("off",)))
+    forced = assess_all(inputs, evolve(s, rt=("off",)))
     assert [[c.name for c in x.cards] for x in forced.scenarios] == [["8GB", "rx-7800-xt", "rtx-4070", "arc-b580"]]
 
 
@@ -387,7 +386,7 @@ def test_no_fixes_when_nothing_helps_and_when_disabled():
     s = settings(cards=("1GB",), fixes=False)
     r = one(BudgetInputs(mesh_bytes=2 * GIB), s)
     assert r.cards[0].verdict == "over" and r.fixes == () and r.cards[0].free_after_fixes_bytes is None
-    r2 = one(BudgetInputs(mesh_bytes=2 * GIB), replace(s, fixes=True))
+    r2 = one(BudgetInputs(mesh_bytes=2 * GIB), evolve(s, fixes=True))
     # only the upscaler can help meshes that do not fit; every step to performance is not enough
     rt = [price_targets("deferred", 1920, 1080, upscaler=u).total_bytes for u in ("native", "performance")]
     assert [(f.kind, f.value, f.saves_bytes) for f in r2.fixes] == [("upscaler", "performance", rt[0] - rt[1])]

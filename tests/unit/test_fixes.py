@@ -9,7 +9,6 @@ D3D12 alignment, independently of the code under test.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import pytest
 
@@ -88,7 +87,7 @@ def check_applied(inputs: BudgetInputs, s: BudgetSettings, cards, result=None) -
             assert not fixes and v.free_after_fixes_bytes is None
             continue
         i2, sc2, s2 = apply_fixes(inputs, scenario, s, fixes)
-        after = assessment.assess(i2, sc2, replace(s2, fixes=False), cards)
+        after = assessment.assess(i2, sc2, evolve(s2, fixes=False), cards)
         assert result.total_bytes - after.total_bytes == sum(f.saves_bytes for f in fixes)
         fixed = next(c for c in after.cards if c.name == v.name)
         assert fixed.free_bytes == v.free_after_fixes_bytes
@@ -130,7 +129,7 @@ def test_tight_by_120_mib_takes_the_single_compression_not_a_group_drop():
     inputs = clocktower_scene()
     # meshes fill the card up to 120 MiB short of its headroom: tight
     mesh = USABLE - (HEADROOM - 120 * MIB) - TEXTURES - RT_1080
-    inputs = replace(inputs, mesh_bytes=mesh)
+    inputs = evolve(inputs, mesh_bytes=mesh)
     s = settings()
     r = assess(inputs, s, [card(USABLE, "12GB")])
     (v,) = r.cards
@@ -148,7 +147,7 @@ def test_tight_by_120_mib_takes_the_single_compression_not_a_group_drop():
 
 def test_each_card_gets_its_own_cheapest_fixes():
     """One scenario, three cards: 120 MiB to go, 700 MiB to go, and fits."""
-    inputs = replace(clocktower_scene(), mesh_bytes=1_000_000_000)
+    inputs = evolve(clocktower_scene(), mesh_bytes=1_000_000_000)
     total = TEXTURES + 1_000_000_000 + RT_1080
     s = settings(headroom_fraction=0.0)
     cards = [card(total - 120 * MIB, "small"), card(total - 700 * MIB, "smaller"), card(total, "exact")]
@@ -284,7 +283,7 @@ def test_compaction_is_quality_neutral_and_wins_over_a_cap():
     blas = AccelerationSummary(total_bytes=200 * MIB, blas_bytes=200 * MIB, blas_uncompacted_bytes=200 * MIB,
                                tlas_bytes=0, instance_desc_bytes=0, peak_scratch_bytes=0,
                                blas_compacted_bytes=100 * MIB)
-    inputs = replace(materials_scene(1), acceleration={"nvidia": blas})
+    inputs = evolve(materials_scene(1), acceleration={"nvidia": blas})
     s = settings(headroom_fraction=0.0, rt=("nvidia",))
     total = assess(inputs, s, [card(1 << 40)]).total_bytes
     # 64 MiB to go: a cap of either 8K texture to 4096 saves exactly that, compaction 100 MiB
@@ -308,7 +307,7 @@ def test_fix_family_follows_the_platform(platform, family):
 
 def test_fix_formats_overrides_the_platform():
     assert BudgetSettings(platform="desktop", fix_formats="etc2").fix_family == "etc2"
-    assert replace(BudgetSettings(platform="desktop"), platform="mobile-astc").fix_family == "astc"
+    assert evolve(BudgetSettings(platform="desktop"), platform="mobile-astc").fix_family == "astc"
 
 
 RGBA8_2K = 2048 * 2048 * 4  # one level, 16 MiB
@@ -383,7 +382,7 @@ def test_every_suggested_set_of_fixes_makes_the_card_fit(seed):
         streaming=streaming, streaming_pool_bytes=rng.choice([64 * MIB, 256 * MIB, 1000 * MIB]),
         platform=rng.choice(["desktop", "mobile-astc", "mobile-etc2"]), fix_min_cap_size=rng.choice([256, 1024]),
     )
-    total = assess(inputs, replace(s, fixes=False), [card(1 << 40)]).total_bytes
+    total = assess(inputs, evolve(s, fixes=False), [card(1 << 40)]).total_bytes
     cards = [card(int(total * f), f"c{k}") for k, f in enumerate((0.25, 0.5, 0.8, 0.9, 0.97, 1.0, 1.04, 1.2))]
     result = assess(inputs, s, cards)
     assert any(c.verdict != "fits" for c in result.cards)
@@ -399,8 +398,8 @@ def test_the_shared_sequence_gives_the_same_fixes_in_any_order():
     cards = resolve_cards(s.cards)
     scenarios = budget_settings.scenarios(s)
     shared = random_scene(7)
-    shared = replace(shared, mesh_bytes=6 << 30)
+    shared = evolve(shared, mesh_bytes=6 << 30)
     in_order = [assessment.assess(shared, sc, s, cards) for sc in reversed(scenarios)][::-1]
-    fresh = [assessment.assess(replace(shared), sc, s, cards) for sc in scenarios]
+    fresh = [assessment.assess(evolve(shared), sc, s, cards) for sc in scenarios]
     assert [r.fixes for r in in_order] == [r.fixes for r in fresh]
     assert any(r.fixes for r in fresh)

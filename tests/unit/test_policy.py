@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -485,7 +484,7 @@ def test_settings_validation() -> None:
         PolicySettings(platform="desktop-bc6")
     with pytest.raises(UsageError, match=r"unknown quality 'hgh' \(did you mean 'high'\?\); allowed: ultra, high, medium, low"):
         PolicySettings(quality="hgh")
-    assert replace(PolicySettings(), quality="low").quality == "low"
+    assert evolve(PolicySettings(), quality="low").quality == "low"
 
 
 # --- stored formats and Basis ------------------------------------------------------------
@@ -599,7 +598,7 @@ def test_decide_all_is_decide_then_price_for_each_texture(platform, quality):
     scan = read_scene(root, config, jobs=1)
     settings = pipeline.build_settings(config, platform=platform, quality=quality)
     prepared = pipeline.prepare(scan)
-    psettings = replace(settings.policy, quality=quality)
+    psettings = evolve(settings.policy, quality=quality)
     together = decide_all(scan.textures, psettings, settings.rules, scan.engine, prepared.slots,
                           prepared.own_roles, "d3d12", prepared.alpha_unused)
     alone = tuple(

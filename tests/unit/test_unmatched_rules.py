@@ -3,13 +3,12 @@ and says so (a typo, a renamed or excluded folder, a Windows backslash between f
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from texbudget import config as config_mod
 from texbudget import pipeline
 from texbudget.config import parse_rules
-from texbudget.model import TextureFacts
+from texbudget.model import TextureFacts, evolve
 from texbudget.scan.scene import Scan
 
 TEXTURES = tuple(
@@ -47,7 +46,7 @@ def test_rules_that_name_no_texture_are_tb017() -> None:
     for rule in settings.rules:
         assert rule.matches_any(paths, {p.rpartition("/")[2] for p in paths}) is any(rule.matches(t.path) for t in TEXTURES)
     # looked for once per scan and set of matches: a platform switch reuses it
-    again = pipeline.unmatched_rules(scan, replace(settings, policy=replace(settings.policy, platform="mobile-astc")))
+    again = pipeline.unmatched_rules(scan, evolve(settings, policy=evolve(settings.policy, platform="mobile-astc")))
     assert again is pipeline.unmatched_rules(scan, settings)
 
 
@@ -55,7 +54,7 @@ def test_what_ifs_and_a_scene_without_rules_give_none() -> None:
     scan = Scan(root=Path("/scene"), textures=TEXTURES)
     settings = _settings([{"match": "textures/*", "max_size": 128}])
     what_if = parse_rules([{"match": "gone.png", "max_size": 64}], "what-if")
-    assert pipeline.unmatched_rules(scan, replace(settings, rules=settings.rules + what_if)) == ()
+    assert pipeline.unmatched_rules(scan, evolve(settings, rules=settings.rules + what_if)) == ()
     assert pipeline.unmatched_rules(scan, _settings([])) == ()
     empty = Scan(root=Path("/scene"))
     assert [f.message for f in pipeline.unmatched_rules(empty, settings)] == [

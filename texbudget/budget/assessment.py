@@ -25,7 +25,6 @@ from collections.abc import Callable, Sequence
 
 from texbudget import findings
 from texbudget.budget.cards import Card, _ceil_share, card_budget, resolve_cards, verdict_of
-from texbudget.budget.fixes import _card_fixes
 from texbudget.budget.inputs import AccelerationSummary, BudgetInputs, _counted, _targets
 from texbudget.budget.settings import BudgetSettings, cards_for, scenarios
 from texbudget.model import Budget, CardVerdict, Finding, Fix, Scenario, ScenarioResult, evolve
@@ -123,6 +122,10 @@ def assess(inputs: BudgetInputs, scenario: Scenario, settings: BudgetSettings,
 
     fixes: list[Fix] = []
     if settings.fixes and any(v.verdict != "fits" for v in verdicts):
+        # imported here: a report without fixes (the text check) or where every card fits
+        # never runs the search, and its modules (``budget.changes``) cost start-up
+        from texbudget.budget.fixes import _card_fixes
+
         needs = {v.name: v.headroom_bytes - v.free_bytes for v in verdicts if v.verdict != "fits"}
         per_card = _card_fixes(inputs, scenario, settings, needs, targets.total_bytes, accel)
         for i, v in enumerate(verdicts):

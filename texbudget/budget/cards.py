@@ -10,15 +10,15 @@ when 0 ≤ free < headroom, ``over`` when free < 0.
 
 from __future__ import annotations
 
-import difflib
 import re
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from importlib import resources
 from typing import Any
+
+import msgspec
 
 from texbudget.errors import UsageError
 from texbudget.units import GIB, MIB
@@ -35,8 +35,7 @@ VERDICTS = ("fits", "tight", "over")
 # --- cards --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(msgspec.Struct, frozen=True):
     """A graphics card, a generic VRAM class or a unified-memory platform (spec/cards.md)."""
 
     id: str  # "8GB", "rtx-4070", "ps5"
@@ -130,6 +129,8 @@ def resolve_cards(spec: str | Sequence[str]) -> tuple[Card, ...]:
             continue
         card = index.get(token.lower()) or _custom_card(token)
         if card is None:
+            import difflib  # only for a mistake
+
             near = difflib.get_close_matches(token.lower(), list(index), n=3, cutoff=0.5)
             hint = f"; did you mean {', '.join(near)}?" if near else ""
             raise UsageError(f"unknown card {token!r}{hint} (`texbudget cards` lists them; any '<n>GB' is a generic class)")

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
+
+import msgspec
 
 from texbudget import formats
 from texbudget.budget.inputs import BudgetInputs, _price, _tail
@@ -143,8 +144,7 @@ class _Delta(NamedTuple):
     groups: dict[int, tuple[int, int]]
 
 
-@dataclass
-class _Step:
+class _Step(msgspec.Struct):
     kind: str
     path: str
     group: str

@@ -31,7 +31,6 @@ from __future__ import annotations
 import bisect
 from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from operator import itemgetter
 from typing import Any
 
@@ -584,16 +583,16 @@ def apply_fixes(inputs: BudgetInputs, scenario: Scenario, settings: BudgetSettin
         elif fix.kind == "compaction":
             a = accel[scenario.rt]
             saves = a.compaction_saves_bytes
-            accel[scenario.rt] = replace(a, blas_bytes=a.blas_bytes - saves, total_bytes=a.total_bytes - saves)
+            accel[scenario.rt] = evolve(a, blas_bytes=a.blas_bytes - saves, total_bytes=a.total_bytes - saves)
         elif fix.kind == "upscaler":
             scale = upscaler_scale(fix.value)
             rw, rh = render_size(scenario.width, scenario.height, scale)
             scenario = evolve(scenario, upscaler=fix.value, render_scale=scale, render_width=rw, render_height=rh)
-            settings = replace(settings, upscaler=fix.value)
+            settings = evolve(settings, upscaler=fix.value)
         elif fix.kind == "pool":
-            settings = replace(settings, streaming_pool_bytes=int(fix.value))
+            settings = evolve(settings, streaming_pool_bytes=int(fix.value))
         else:
             raise ValueError(f"unknown fix kind {fix.kind!r}")
     model = settings.allocation_model
     textures = tuple(price_plan(changed[i], model) if i in changed else c for i, c in enumerate(live))
-    return replace(inputs, textures=textures, acceleration=accel), scenario, settings
+    return evolve(inputs, textures=textures, acceleration=accel), scenario, settings

@@ -8,9 +8,10 @@ under streaming; ``_targets``: the render targets of a scenario).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
+
+import msgspec
 
 from texbudget import formats
 from texbudget.budget.settings import BudgetSettings
@@ -21,8 +22,7 @@ from texbudget.sizing.textures import allocated_bytes, mip_chain
 # --- acceleration structures ----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class AccelerationSummary:
+class AccelerationSummary(msgspec.Struct, frozen=True):
     """A scene's ray-tracing acceleration structures for one RT vendor, as the budget needs
     them. ``total_bytes`` is what stays resident (BLASes as counted + TLAS + instance
     descriptors); build scratch (``peak_scratch_bytes``) is transient and shown apart.
@@ -107,16 +107,16 @@ def _folder(path: str) -> str:
 # --- inputs -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class BudgetInputs:
+class BudgetInputs(msgspec.Struct, frozen=True, dict=True):
     """What the pipeline priced for one quality tier / platform: every texture's cost, the
     mesh buffers, the acceleration structures per RT vendor, and the texture paths known to
     be opaque (no alpha; for the "BC1 for an opaque BC3 / BC7" and "compress to BC1" fixes). Sums
-    are computed once per object (cached), so the TUI can re-assess on every key press."""
+    are computed once per object (cached, in the instance's ``__dict__``: ``dict=True``), so the TUI
+    can re-assess on every key press."""
 
     textures: tuple[TextureCost, ...] = ()
     mesh_bytes: int = 0
-    acceleration: Mapping[str, AccelerationSummary] = field(default_factory=dict)
+    acceleration: Mapping[str, AccelerationSummary] = msgspec.field(default_factory=dict)
     opaque: frozenset[str] = frozenset()
 
     @cached_property

@@ -12,8 +12,9 @@ card is judged in every scenario. The platform picks the fixes' compression fami
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from texbudget.budget.cards import (
     DEFAULT_CARDS,
@@ -43,8 +44,7 @@ FIX_FORMATS = ("bc", "astc", "etc2")
 # --- settings ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class BudgetSettings:
+class BudgetSettings(msgspec.Struct, frozen=True):
     """How the budget is judged. Field names follow the ``[budget]`` config keys (DESIGN.md
     §6) with units added: ``reserve`` → ``reserve_fraction``, ``reserve_min`` →
     ``reserve_min_bytes``, ``headroom`` → ``headroom_fraction``, ``allocation`` →

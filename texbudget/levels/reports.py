@@ -18,12 +18,12 @@ contract). The API the CLI and the TUI share:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from texbudget import findings as findings_mod
 from texbudget.levels.graph import Level
-from texbudget.model import Finding, SceneFacts, file_of
+from texbudget.model import Finding, SceneFacts, evolve, file_of
 from texbudget.pipeline import LevelReport, Report, Settings, evaluate
 from texbudget.scan.scene import Scan
 
@@ -111,7 +111,7 @@ def level_reports(levels: LevelSet, settings: Settings, *, fixes: bool | None = 
     if fixes is None:
         fixes = levels.source != "auto"
     if not fixes and settings.budget.fixes:
-        settings = replace(settings, budget=replace(settings.budget, fixes=False))
+        settings = evolve(settings, budget=evolve(settings.budget, fixes=False))
     return tuple(LevelReport(name=lv.name, scene=lv.scene, source=levels.source, report=level_report(levels, lv, settings))
                  for lv in levels.levels)
 
@@ -123,14 +123,14 @@ def with_levels(report: Report, levels: LevelSet | None, settings: Settings, *, 
     if levels is None or not levels.levels:
         return report
     found = tuple(dict.fromkeys((*report.findings, *levels.findings)))
-    return replace(report, findings=found, levels=level_reports(levels, settings, fixes=fixes) if reports else ())
+    return evolve(report, findings=found, levels=level_reports(levels, settings, fixes=fixes) if reports else ())
 
 
 def path_report(levels: LevelSet, settings: Settings) -> Report:
     """``scan LEVEL``: the level's report is the report, and its one entry of ``levels``."""
     (level,) = levels.levels
     report = level_report(levels, level, settings)
-    return replace(report, levels=(LevelReport(name=level.name, scene=level.scene, source=levels.source, report=report),))
+    return evolve(report, levels=(LevelReport(name=level.name, scene=level.scene, source=levels.source, report=report),))
 
 
 def level_problems(report: Report, limits: LimitsSection) -> list[Finding]:

@@ -5,13 +5,13 @@ docs/policy.md), the roles and quality tiers, and ``PolicySettings``: the knobs 
 
 from __future__ import annotations
 
-import difflib
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
+
+import msgspec
 
 from texbudget import formats
 from texbudget.errors import UsageError
@@ -40,8 +40,7 @@ FAMILIES = ("bc", "astc", "etc2", "uncompressed")
 # --- platform profiles -------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Profile:
+class Profile(msgspec.Struct, frozen=True):
     """One platform profile from ``data/platforms.toml`` (documented in docs/policy.md)."""
 
     name: str
@@ -55,7 +54,7 @@ class Profile:
     high_quality_alpha: Mapping[str, str]
     transcode: Mapping[str, str]
     no_mips: frozenset[str] = frozenset()
-    max_size: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    max_size: Mapping[str, int] = msgspec.field(default_factory=lambda: MappingProxyType({}))
     reference: bool = False
 
     def format_for(self, role: str, alpha: bool, high_quality: bool = False) -> str:
@@ -137,8 +136,7 @@ def load_platforms() -> Mapping[str, Profile]:
     return MappingProxyType({name: _profile(name, body) for name, body in raw.items()})
 
 
-@dataclass(frozen=True, slots=True)
-class PolicySettings:
+class PolicySettings(msgspec.Struct, frozen=True):
     """The knobs of ``decide``: platform profile, quality tier, the high-quality switch.
 
     ``unity_build_target`` overrides the profile's Unity platform (e.g. "iPhone")."""
@@ -167,5 +165,7 @@ class PolicySettings:
 
 
 def _did_you_mean(word: str, options: Sequence[str]) -> str:
+    import difflib  # only for a mistake
+
     near = difflib.get_close_matches(word, list(options), n=1, cutoff=0.5)
     return f" (did you mean {near[0]!r}?)" if near else ""

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
 from functools import cache
+
+import msgspec
 
 from texbudget.model import file_of, is_part
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(msgspec.Struct, frozen=True):
     """One ``[[rule]]`` table. ``index`` is its 1-based position in ``source``; ``keys`` are
     the action keys the table sets (so a later ``ignore = false`` can undo an earlier one)."""
 
@@ -122,11 +122,10 @@ def _fnmatch_class(pattern: str, i: int) -> tuple[str, int] | None:
     return ("[^" if negate else "[") + body + "]", end + 1
 
 
-@dataclass(slots=True)
-class _Applied:
+class _Applied(msgspec.Struct):
     """Rule keys after the cascade: key -> (value, rule that set it)."""
 
-    values: dict[str, tuple[object, Rule]] = field(default_factory=dict)
+    values: dict[str, tuple[object, Rule]] = msgspec.field(default_factory=dict)
 
     def get(self, key: str) -> tuple[object, Rule] | None:
         return self.values.get(key)

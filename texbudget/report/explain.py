@@ -18,11 +18,10 @@ import difflib
 import json
 import posixpath
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from msgspec.structs import fields
+from msgspec.structs import asdict, fields
 
 from texbudget import __version__, formats
 from texbudget.alternatives import Alternative, alternatives

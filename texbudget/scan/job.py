@@ -6,16 +6,15 @@ misses grouped by type, storing what was read, the progress count, and what the 
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from texbudget import cache as cache_mod
 from texbudget.model import ReadResult
-from texbudget.scan import pool
 from texbudget.scan.reading import (
     _MESSAGES,
     Reader,
@@ -42,8 +41,7 @@ POOL_CHUNK = 128
 STORE_BATCH = 2048
 
 
-@dataclass(frozen=True)
-class CacheStats:
+class CacheStats(msgspec.Struct, frozen=True):
     """What the cache did in one ``read_scene``: ``status`` is "on", "off" (not asked for),
     "unavailable" (asked for, but the folder cannot be written: ``reason`` says why) or
     "rebuilt" (it was corrupt; a TB007 finding is in the scan)."""
@@ -101,20 +99,30 @@ class _Job:
         default = self.reader is _read_one
         # without a cache, a file in a folder discovery saw no sidecar in needs nothing here
         plain = self.folders.without if self.cache is None else frozenset()
+        sidecars = self.folders.sidecars
+        # a file's path is the root's with a separator, then ``rel`` (relative, "/"-separated):
+        # what os.path.join gives, without its checks per file (a tenth of a warm read)
+        prefix = os.path.join(self.root_str, "")
         for rel in rels if default else ():
-            if rel.rpartition("/")[0] in plain:
+            if plain and rel.rpartition("/")[0] in plain:
                 continue
-            sides = self.folders.sidecars(rel)
+            sides = sidecars(rel)
             if sides:
                 with_sidecar.add(rel)
             if self.cache is not None:
-                st = _stat(os.path.join(self.root_str, rel))
+                st = _stat(prefix + rel)
                 if st is not None:
                     sigs[rel] = cache_mod.signature(st)
                     if sides:
                         own[rel] = sigs[rel]
                         sigs[rel] = cache_mod.signature(st, sides)
-        dep_sig = functools.partial(self._dep_sig, sigs=sigs, own=own)
+
+        def dep_sig(rel: str) -> str:
+            """A dependency's signature: its own stat only (no sidecars), from this run's
+            signatures when it is one of the files read (a closure, not a partial of a
+            method: it is called for every dependency of every glTF the cache holds)."""
+            return own.get(rel) or sigs.get(rel) or cache_mod.stat_signature(os.path.join(self.root_str, rel))
+
         hits: set[str] = set()
         if self.cache is not None and sigs:
             for rel, (result, engine) in self.cache.each_hit(sigs, dep_sig):
@@ -131,14 +139,6 @@ class _Job:
         self._read_misses([r for r in rels if r not in hits] if hits else list(rels), with_sidecar, arrived)
         if store is not None:
             store.flush()
-
-    def _dep_sig(self, rel: str, sigs: Mapping[str, str], own: Mapping[str, str]) -> str:
-        """A dependency's signature: its own stat only (no sidecars), from this run's
-        signatures when it is one of the files read."""
-        sig = own.get(rel) or sigs.get(rel)
-        if sig is not None:
-            return sig
-        return cache_mod.stat_signature(os.path.join(self.root_str, rel))
 
     def _read_misses(self, rels: list[str], sidecar: set[str], arrived: Arrived) -> None:
         """Read the files, each handed to ``arrived(rel, (ReadResult, engine), cache blob or
@@ -174,7 +174,9 @@ class _Job:
         workers' messages in between its own chunks (``_MESSAGES``: each file's value as the
         cache stores it, loaded as the cache loads its values). A chunk that a worker took but
         never sent (it died), or that no process took, is read here at the end."""
+        # the process pool (and its threading and signal) only for a pooled read
         from texbudget import readers
+        from texbudget.scan import pool
 
         default = self.reader is _read_one
         # Each file's value is loaded as the cache loads its values, sharing equal values

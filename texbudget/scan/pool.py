@@ -28,9 +28,10 @@ import select
 import signal
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from texbudget.scan.reading import _MESSAGES, Reader, _read_chunk
 
@@ -44,8 +45,7 @@ MAX_CHUNKS = 1024
 PIPE_BYTES = 1 << 20
 
 
-@dataclass(frozen=True)
-class Task:
+class Task(msgspec.Struct, frozen=True):
     """What the workers read: the files of each chunk, those with an engine sidecar, the
     reader (None: texbudget's own) and whether each result's blob is kept for the cache
     (stored as is) and its glTF dependencies looked for."""

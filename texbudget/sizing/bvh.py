@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
+
+import msgspec
 
 from texbudget.sizing.meshes import MeshCost
 
@@ -239,8 +240,7 @@ UPDATES: dict[str, Callable[..., int]] = {
 # --- profiles ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class RawBlas:
+class RawBlas(msgspec.Struct, frozen=True):
     """Driver sizes before the 256-byte placement alignment (the numbers of spec/bvh.md §8)."""
 
     prebuild: int
@@ -249,18 +249,17 @@ class RawBlas:
     update_scratch: int
 
 
-@dataclass(frozen=True)
-class BvhProfile:
+class BvhProfile(msgspec.Struct, frozen=True):
     name: str
     label: str
     source: str
     layout: str
-    layout_params: Mapping[str, Any] = field(default_factory=dict)
+    layout_params: Mapping[str, Any] = msgspec.field(default_factory=dict)
     compacted: tuple[int, int] | None = None  # linear override: (base, per triangle)
     scratch: str = "linear"
-    scratch_params: Mapping[str, Any] = field(default_factory=dict)
+    scratch_params: Mapping[str, Any] = msgspec.field(default_factory=dict)
     update: str = "build"
-    update_params: Mapping[str, Any] = field(default_factory=dict)
+    update_params: Mapping[str, Any] = msgspec.field(default_factory=dict)
     compaction_ratio: float | None = None
 
     def blas_raw(self, triangles: int, *, updatable: bool = False, geometries: int = 1) -> RawBlas:
@@ -318,8 +317,7 @@ def _resolve(profile: BvhProfile | str) -> BvhProfile:
 # --- estimates -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class BlasEstimate:
+class BlasEstimate(msgspec.Struct, frozen=True):
     """One BLAS, every size aligned to 256 bytes. ``resident_bytes`` is the compacted size for
     a static mesh when compaction is on, else the prebuild size; ``compacted`` says which."""
 
@@ -361,8 +359,7 @@ def estimate_blas(profile: BvhProfile | str, triangles: int, *, dynamic: bool = 
     )
 
 
-@dataclass(frozen=True, slots=True)
-class TlasEstimate:
+class TlasEstimate(msgspec.Struct, frozen=True):
     instances: int
     tlas_bytes: int
     instance_desc_bytes: int  # 64 B per instance, app memory beside the TLAS
@@ -388,8 +385,7 @@ def estimate_tlas(profile: BvhProfile | str, instances: int) -> TlasEstimate:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class AccelerationCost:
+class AccelerationCost(msgspec.Struct, frozen=True):
     """A scene's acceleration structures. ``total_bytes`` (resident) = BLASes + TLAS +
     instance descriptors; build scratch is transient and kept apart."""
 

@@ -17,7 +17,8 @@ position/normal/tangent stream an engine writes per animated instance, f32, 40 B
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+import msgspec
 
 from texbudget.model import MeshFacts, Record
 
@@ -41,8 +42,7 @@ U16_MAX_VERTICES = 65535
 TRIANGLE_MODES = (4, 5, 6)
 
 
-@dataclass(frozen=True, slots=True)
-class VertexLayout:
+class VertexLayout(msgspec.Struct, frozen=True):
     """An engine's vertex format: ``attributes`` are ``(name, component type, components)``,
     e.g. ``("position", "FLOAT", 3)``. Component types are the keys of COMPONENT_BYTES."""
 

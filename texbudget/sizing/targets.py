@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import math
 import tomllib
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
 from importlib import resources
+
+import msgspec
 
 from texbudget import formats
 from texbudget.sizing.textures import allocated_bytes, mip_chain
@@ -31,8 +32,7 @@ MIP0 = ("scaled", "hzb")
 MSAA_SAMPLES = (1, 2, 4, 8)
 
 
-@dataclass(frozen=True, slots=True)
-class RenderTarget:
+class RenderTarget(msgspec.Struct, frozen=True):
     """One render target (or ``count`` identical ones) of a preset, as the data file says."""
 
     name: str
@@ -50,8 +50,7 @@ class RenderTarget:
     source: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class TargetSet:
+class TargetSet(msgspec.Struct, frozen=True):
     """A named group of targets: a renderer preset, a shadow option or the RT extras."""
 
     name: str
@@ -60,15 +59,13 @@ class TargetSet:
     targets: tuple[RenderTarget, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Upscaler:
+class Upscaler(msgspec.Struct, frozen=True):
     name: str
     scale: float  # render side / output side
     description: str
 
 
-@dataclass(frozen=True, slots=True)
-class WorkingSetProfile:
+class WorkingSetProfile(msgspec.Struct, frozen=True):
     """Published upscaler working sets: (width, height, bytes) points. Estimate."""
 
     name: str
@@ -77,8 +74,7 @@ class WorkingSetProfile:
     points: tuple[tuple[int, int, int], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class TargetPresets:
+class TargetPresets(msgspec.Struct, frozen=True):
     """Everything ``render_targets.toml`` holds."""
 
     presets: dict[str, TargetSet]
@@ -89,8 +85,7 @@ class TargetPresets:
     overhead_fraction: float
 
 
-@dataclass(frozen=True, slots=True)
-class TargetCost:
+class TargetCost(msgspec.Struct, frozen=True):
     """One priced row: ``count`` surfaces of ``width`` x ``height`` (mip 0), ``levels`` levels."""
 
     name: str
@@ -113,8 +108,7 @@ class TargetCost:
         return self.allocated_bytes + self.overhead_bytes
 
 
-@dataclass(frozen=True, slots=True)
-class TargetsCost:
+class TargetsCost(msgspec.Struct, frozen=True):
     """The render targets of one scenario. ``total_bytes`` = allocated + overhead + upscaler
     working set; ``content_bytes`` is the exact texel sum of the targets alone."""
 

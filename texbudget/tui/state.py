@@ -10,11 +10,12 @@ first-class marked by the screen.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from texbudget.budget.cards import DEFAULT_CARDS, load_cards
+from texbudget.model import evolve
 from texbudget.pipeline import Settings
 from texbudget.policy.profiles import QUALITY_TIERS, load_platforms
 from texbudget.policy.rules import Rule
@@ -64,11 +65,11 @@ class Choices:
 def apply(base: Settings, choices: Choices, extra_rules: Sequence[Rule] = ()) -> Settings:
     """The starting settings with the choices and ``extra_rules`` (appended, so they win)."""
     changes = dict(choices.overrides)
-    bsettings = replace(base.budget, **changes) if changes else base.budget
+    bsettings = evolve(base.budget, **changes) if changes else base.budget
     psettings = base.policy
     if psettings.platform != bsettings.platform or psettings.quality != bsettings.quality[0]:
-        psettings = replace(psettings, platform=bsettings.platform, quality=bsettings.quality[0])
-    return replace(base, budget=bsettings, policy=psettings, rules=tuple(base.rules) + tuple(extra_rules))
+        psettings = evolve(psettings, platform=bsettings.platform, quality=bsettings.quality[0])
+    return evolve(base, budget=bsettings, policy=psettings, rules=tuple(base.rules) + tuple(extra_rules))
 
 
 def short_resolution(res: str) -> str:
