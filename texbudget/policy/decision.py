@@ -293,6 +293,16 @@ def _listed_levels(facts: TextureFacts, width: int) -> int:
     return max(1, facts.stored_levels - dropped)
 
 
+def _drop_stored(facts: TextureFacts, levels: int, max_size: int | None) -> tuple[int, int, int, int]:
+    """A rule's ``max_size`` on a file whose levels are stored (block-compressed or
+    transcoded): the top levels dropped until the longest side fits, at most all but the
+    last of the ``levels`` the file gives; (width, height, depth, levels dropped)."""
+    drop = sizing.cap_levels(facts.width, facts.height, facts.depth, levels, max_size)
+    if not drop:
+        return facts.width, facts.height, facts.depth, 0
+    return (*sizing.level_dims(facts.width, facts.height, facts.depth, drop), drop)
+
+
 def _decide_stored(facts: TextureFacts, role: str, applied: _Applied, tier: int = 0,
                    engine: EngineImport | None = None) -> TexturePlan:
     fmt = facts.stored_format or "R8G8B8A8_UNORM"
@@ -301,15 +311,12 @@ def _decide_stored(facts: TextureFacts, role: str, applied: _Applied, tier: int 
         mips, reason = "generated", f"stored format {fmt}, mips generated at load (levelCount 0)"
     else:
         levels, mips, reason = max(1, facts.stored_levels), "stored", f"stored format {fmt}"
-    width, height, depth = facts.width, facts.height, facts.depth
     cap = applied.get("max_size")
-    max_size = None
-    if cap is not None:
-        max_size = int(cap[0])  # type: ignore[call-overload]
-        drop = sizing.cap_levels(width, height, depth, levels, max_size)
+    max_size = None if cap is None else int(cap[0])  # type: ignore[call-overload]
+    width, height, depth, drop = _drop_stored(facts, levels, max_size)
+    levels -= drop
+    if cap is not None and max_size is not None:
         if drop:
-            width, height, depth = sizing.level_dims(width, height, depth, drop)
-            levels -= drop
             reason += f"; {cap[1].where}: max_size {max_size} drops {drop} stored level{'s' if drop > 1 else ''}"
         elif max(width, height, depth) > max_size:
             reason += f"; {cap[1].where}: max_size {max_size} cannot apply (only {levels} stored level)"
@@ -343,16 +350,12 @@ def _decide_transcoded(
         levels, mips = sizing.full_mip_count(facts.width, facts.height, facts.depth), "generated"
     else:
         levels, mips = max(1, facts.stored_levels), "stored"
-    width, height, depth = facts.width, facts.height, facts.depth
-    max_size = None
     cap = applied.get("max_size")
-    if cap is not None:
-        max_size = int(cap[0])  # type: ignore[call-overload]
-        drop = sizing.cap_levels(width, height, depth, levels, max_size)
-        if drop:
-            width, height, depth = sizing.level_dims(width, height, depth, drop)
-            levels -= drop
-            reason += f"; {cap[1].where}: max_size {max_size}"
+    max_size = None if cap is None else int(cap[0])  # type: ignore[call-overload]
+    width, height, depth, drop = _drop_stored(facts, levels, max_size)
+    levels -= drop
+    if cap is not None and drop:
+        reason += f"; {cap[1].where}: max_size {max_size}"
     tier_drop, note = _tier(levels, role, tier, engine)
     return TexturePlan(
         path=facts.path, gpu_format=fmt, width=width, height=height, depth=depth,
