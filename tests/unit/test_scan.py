@@ -894,3 +894,34 @@ def test_what_a_caller_froze_stays_frozen():
         for block in (paused, own_garbage, one_shot):
             block()
             assert gc.get_freeze_count() == 0, block.__name__
+
+
+# --- big scans give freed big blocks back (scan.memory) --------------------------------------
+
+
+def test_glibc_keeps_big_blocks_mapped_and_other_libraries_are_left_alone(monkeypatch):
+    from texbudget.scan import memory
+
+    if not os.confstr("CS_GNU_LIBC_VERSION").startswith("glibc"):
+        pytest.skip("glibc only")
+    assert memory.keep_big_blocks_mapped() is True  # mallopt answered 1: set
+    monkeypatch.setattr(os, "confstr", lambda name: "musl 1.2")
+    assert memory.keep_big_blocks_mapped() is False
+
+    def unnamed(name):
+        raise ValueError(name)
+
+    monkeypatch.setattr(os, "confstr", unnamed)
+    assert memory.keep_big_blocks_mapped() is False
+
+
+def test_only_a_big_scan_sets_the_threshold(tmp_path, monkeypatch):
+    (tmp_path / "a.png").write_bytes(make_tree.png_bytes(4, 4, 2))
+    (tmp_path / "b.png").write_bytes(make_tree.png_bytes(8, 8, 2))
+    calls: list[int] = []
+    monkeypatch.setattr(scene, "keep_big_blocks_mapped", lambda: calls.append(1) or True)
+    read_scene(tmp_path, CONFIG)
+    assert calls == []
+    monkeypatch.setattr(scene, "BIG_SCAN", 2)
+    scan = read_scene(tmp_path, CONFIG)
+    assert calls == [1] and [t.path for t in scan.textures] == ["a.png", "b.png"]

@@ -26,9 +26,14 @@ from texbudget.engine import EngineImport
 from texbudget.model import Finding, MeshFacts, ReadResult, SceneFacts, TextureFacts, is_part
 from texbudget.readers import KNOWN_FILES
 from texbudget.scan.job import CacheStats, Progress, _Job, _stats
+from texbudget.scan.memory import keep_big_blocks_mapped
 from texbudget.scan.reading import Reader, _read_one, is_scene
 
 T = TypeVar("T")
+
+#: Files from which a scan's freed big blocks are given back to the system as they are freed
+#: (``scan.memory``): below it the tables are small and the holes they leave too.
+BIG_SCAN = 10_000
 
 
 def follows_gltf(config: Config, paths: Sequence[Path] | None) -> bool:
@@ -87,6 +92,8 @@ def read_scene(
     following = follows_gltf(config, paths)
     if following:
         files = [rel for rel in files if is_scene(rel)]  # and what they reference
+    if len(files) >= BIG_SCAN:
+        keep_big_blocks_mapped()
     active = cache if reader is _read_one else None
     before = active.counts() if active is not None else (0, 0, 0, 0)
     job = _Job(root, active, reader, jobs, progress, len(files), found.listed - found.with_sidecars)
