@@ -231,17 +231,26 @@ class MeshFacts(Record, frozen=True):
             raise ValueError(f"{self.path}: a mesh without an inline primitive (mode None) holds none of its fields")
 
     @classmethod
-    def from_primitives(cls, *, primitives: Iterable[PrimitiveFacts], **fields: Any) -> MeshFacts:
-        """The mesh of these primitives and ``fields`` (its other fields), in its one form:
-        a single primitive whose counts are the mesh's inline, any other in ``surfaces``."""
+    def from_primitives(cls, *, primitives: Iterable[PrimitiveFacts], path: str, name: str, vertices: int, indices: int,
+                        triangles: int, vertex_bytes: int, index_bytes: int, morph_bytes: int = 0, skinned: bool = False,
+                        morph_targets: int = 0, source: str = "gltf", lod: int | None = None,
+                        lod_group: str | None = None) -> MeshFacts:
+        """The mesh of these primitives and fields, in its one form: a single primitive whose
+        counts are the mesh's inline, any other in ``surfaces``."""
         prims = tuple(primitives)
         if len(prims) == 1:
             p = prims[0]
-            if _counts_are_the_meshs(p, fields["vertices"], fields["triangles"], fields["indices"],
-                                     fields.get("morph_targets", 0), fields.get("morph_bytes", 0)):
-                return cls(mode=p.mode, attributes=p.attributes, index_bytes_per=p.index_bytes_per, material=p.material,
-                           compression=p.compression, **fields)
-        return cls(surfaces=prims, **fields)
+            if (p.vertex_count == vertices and p.triangles == triangles and p.index_count == indices
+                    and p.morph_targets == morph_targets and p.morph_bytes == morph_bytes):
+                # Every field by position, in their order: a call of 16 keywords or more is
+                # compiled as a dict and costs four times as much on Python 3.11
+                # (benchmarks/README.md); tests/unit/test_mesh_facts.py checks each field.
+                return cls(path, name, vertices, indices, triangles, vertex_bytes, index_bytes, morph_bytes, skinned,
+                           morph_targets, source, lod, lod_group, (),
+                           p.mode, p.attributes, p.index_bytes_per, p.material, p.compression)
+        return cls(path=path, name=name, vertices=vertices, indices=indices, triangles=triangles,
+                   vertex_bytes=vertex_bytes, index_bytes=index_bytes, morph_bytes=morph_bytes, skinned=skinned,
+                   morph_targets=morph_targets, source=source, lod=lod, lod_group=lod_group, surfaces=prims)
 
     @property
     def primitives(self) -> tuple[PrimitiveFacts, ...]:
