@@ -195,7 +195,8 @@ class MeshFacts(Record, frozen=True):
     accessor used as an attribute and as a morph target is counted once per mesh) stays in
     ``surfaces``: the inline form is lossless. Each mesh has one form, so equal meshes
     compare equal: a mesh with both, or with one ``surfaces`` entry that could be inline, is
-    refused (and so is a cache blob of that shape)."""
+    refused (and so is a cache blob of that shape). ``evolve`` of an inline mesh's counts
+    changes its primitive's too."""
 
     path: str
     name: str
@@ -240,8 +241,7 @@ class MeshFacts(Record, frozen=True):
         prims = tuple(primitives)
         if len(prims) == 1:
             p = prims[0]
-            if (p.vertex_count == vertices and p.triangles == triangles and p.index_count == indices
-                    and p.morph_targets == morph_targets and p.morph_bytes == morph_bytes):
+            if _counts_are_the_meshs(p, vertices, triangles, indices, morph_targets, morph_bytes):
                 # Every field by position, in their order: a call of 16 keywords or more is
                 # compiled as a dict and costs four times as much on Python 3.11
                 # (benchmarks/README.md); tests/unit/test_mesh_facts.py checks each field.
