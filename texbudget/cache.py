@@ -313,7 +313,7 @@ def _share_mesh_sizes(mesh: MeshFacts, share: Callable[[Any, Any], Any]) -> None
             force_setattr(mesh, "morph_bytes", kept)
     if not mesh.surfaces:  # none, or one held inline: its counts are the mesh's, kept above
         return
-    # a primitive's counts are often the mesh's (one of two primitives drawn without indices)
+    # a primitive's count is often the mesh's (primitives that share one POSITION accessor)
     vertices, indices, triangles = mesh.vertices, mesh.indices, mesh.triangles
     for primitive in mesh.surfaces:
         value = primitive.vertex_count
@@ -337,8 +337,8 @@ class Decoder:
     A texture's strings, sizes and chain of level sizes (``_share_texture``), a mesh's
     ``source`` and its and its primitives' counts and sizes (``_share_mesh_sizes``), a
     primitive's attributes (equal ``AttributeFacts`` kept once) and compression, inline in
-    its mesh or not (``_share_primitive``), the texture paths and slots a scene uses (and its columns of instance
-    counts and of slots) and the targets, kinds and slots of its references are kept once for
+    its mesh or not (``_share_primitive``), the texture paths and slots a scene uses (and
+    its columns of instance counts and of slots) and the targets, kinds and slots of its references are kept once for
     all values; mesh and material paths once
     within a value (msgpack, unlike the readers and pickle, writes a string as often as it
     occurs). The records just decoded, seen by no one yet, are pointed at the kept objects
