@@ -50,15 +50,24 @@ import msgspec
 from msgspec.structs import force_setattr
 
 from texbudget import __version__, findings
-from texbudget.model import AttributeFacts, Finding, MeshFacts, ReadResult, TextureFacts
+from texbudget.model import (
+    AttributeFacts,
+    Finding,
+    MeshFacts,
+    PrimitiveFacts,
+    ReadResult,
+    TextureFacts,
+)
 
 #: Bump when the table layout or the meaning of a stored value changes.
-SCHEMA = 10  # 2: SceneFacts.fallbacks; 3: SceneFacts.refs and role (levels); 4: alpha_modes, cube_faces;
+SCHEMA = 11  # 2: SceneFacts.fallbacks; 3: SceneFacts.refs and role (levels); 4: alpha_modes, cube_faces;
 #            5: the whole format table (issue 21): KTX/KTX2/DDS files read otherwise; 6: KTX2 sized from its DFD, Basis HDR;
 #            7: EngineImport and UnityPlatform stored as texbudget.engine's (they were texbudget.policy's);
 #            8: values are msgpack (msgspec), no longer pickles (8, not 7: both layouts once numbered 7 are dropped);
 #            9: Godot readers: GridMap "cells" edges, MeshLibrary items, 3D sprites' slots (issue 23 gaps);
-#            10: SceneFacts' instances and texture uses as columns
+#            10: SceneFacts' instances and texture uses as columns;
+#            11: MeshFacts holds a primitive whose counts are the mesh's inline, the others in surfaces;
+#                PrimitiveFacts without accessor_ids
 #: Stored in the file; a different value empties the cache (texbudget version / schema).
 CACHE_VERSION = f"{__version__}/{SCHEMA}"
 #: ``PRAGMA application_id`` of our files ("TBc1"), so another SQLite file at the path is
@@ -278,7 +287,7 @@ def _share_texture_sizes(texture: TextureFacts, share: Callable[[Any, Any], Any]
 
 
 def _share_mesh_sizes(mesh: MeshFacts, share: Callable[[Any, Any], Any]) -> None:
-    """Point a mesh's counts and sizes, and its primitives', at the equal ints ``share`` kept.
+    """Point a mesh's counts and sizes, and its ``surfaces``' counts, at the equal ints ``share`` kept.
     A mesh library repeats a few vertex counts and layouts, and an int decoded (or summed by
     a reader) is an object of its own, 32 bytes: eight of them per mesh held 35 MiB of the
     100k ``glb`` benchmark tree's 140,000 meshes (``benchmarks/README.md``). Written out
@@ -302,9 +311,11 @@ def _share_mesh_sizes(mesh: MeshFacts, share: Callable[[Any, Any], Any]) -> None
         value = mesh.morph_bytes
         if (kept := share(value, value)) is not value:
             force_setattr(mesh, "morph_bytes", kept)
-    # a mesh of one primitive (most) has its counts: the mesh's, kept just above
+    if not mesh.surfaces:  # none, or one held inline: its counts are the mesh's, kept above
+        return
+    # a primitive's count is often the mesh's (primitives that share one POSITION accessor)
     vertices, indices, triangles = mesh.vertices, mesh.indices, mesh.triangles
-    for primitive in mesh.primitives:
+    for primitive in mesh.surfaces:
         value = primitive.vertex_count
         if (kept := vertices if value == vertices else share(value, value)) is not value:
             force_setattr(primitive, "vertex_count", kept)
@@ -325,9 +336,9 @@ class Decoder:
 
     A texture's strings, sizes and chain of level sizes (``_share_texture``), a mesh's
     ``source`` and its and its primitives' counts and sizes (``_share_mesh_sizes``), a
-    primitive's attributes (equal ``AttributeFacts`` kept once), accessor ids
-    and compression, the texture paths and slots a scene uses (and its columns of instance
-    counts and of slots) and the targets, kinds and slots of its references are kept once for
+    primitive's attributes (equal ``AttributeFacts`` kept once) and compression, inline in
+    its mesh or not (``_share_primitive``), the texture paths and slots a scene uses (and
+    its columns of instance counts and of slots) and the targets, kinds and slots of its references are kept once for
     all values; mesh and material paths once
     within a value (msgpack, unlike the readers and pickle, writes a string as often as it
     occurs). The records just decoded, seen by no one yet, are pointed at the kept objects
@@ -372,18 +383,10 @@ class Decoder:
             own(mesh.path, mesh.path)
             force_setattr(mesh, "source", share(mesh.source, mesh.source))
             _share_mesh_sizes(mesh, share)
-            for primitive in mesh.primitives:
-                attributes = self.shared.get(primitive.attributes)
-                if attributes is None:  # kept with its AttributeFacts kept, not the decoded ones
-                    wholes = self._attributes.setdefault
-                    attributes = tuple(wholes(a, a) for a in primitive.attributes)
-                    share(attributes, attributes)
-                force_setattr(primitive, "attributes", attributes)
-                force_setattr(primitive, "accessor_ids", share(primitive.accessor_ids, primitive.accessor_ids))
-                if primitive.compression is not None:
-                    force_setattr(primitive, "compression", share(primitive.compression, primitive.compression))
-                if primitive.material is not None:
-                    force_setattr(primitive, "material", own(primitive.material, primitive.material))
+            if mesh.mode is not None:  # one primitive, held inline
+                self._share_primitive(mesh, share, own)
+            for primitive in mesh.surfaces:
+                self._share_primitive(primitive, share, own)
         for scene in result.scenes:
             force_setattr(scene, "path", own(scene.path, share(scene.path, scene.path)))
             if scene.mesh_paths:
@@ -402,6 +405,22 @@ class Decoder:
                 force_setattr(ref, "target", share(ref.target, ref.target))
                 force_setattr(ref, "kind", share(ref.kind, ref.kind))
                 force_setattr(ref, "slot", share(ref.slot, ref.slot))
+
+    def _share_primitive(self, primitive: MeshFacts | PrimitiveFacts, share: Callable[[Any, Any], Any],
+                         own: Callable[[Any, Any], Any]) -> None:
+        """A primitive's attributes (equal ``AttributeFacts`` kept once) and compression, for
+        all values, and its material for this value (``own``); ``primitive`` is one of a
+        mesh's ``surfaces`` or the mesh that holds its one primitive inline (the same fields)."""
+        attributes = self.shared.get(primitive.attributes)
+        if attributes is None:  # kept with its AttributeFacts kept, not the decoded ones
+            wholes = self._attributes.setdefault
+            attributes = tuple(wholes(a, a) for a in primitive.attributes)
+            share(attributes, attributes)
+        force_setattr(primitive, "attributes", attributes)
+        if primitive.compression is not None:
+            force_setattr(primitive, "compression", share(primitive.compression, primitive.compression))
+        if primitive.material is not None:
+            force_setattr(primitive, "material", own(primitive.material, primitive.material))
 
 
 #: A damaged or hostile blob makes the decoder raise (DecodeError, ValidationError, ValueError

@@ -167,6 +167,8 @@ class AttributeFacts(Record, frozen=True):
 
 
 class PrimitiveFacts(Record, frozen=True):
+    """One primitive (a draw) of a mesh: ``MeshFacts.primitives`` gives them."""
+
     mode: int  # glTF draw mode: 4 triangles, 5 strip, 6 fan, 0 points, 1 lines …
     vertex_count: int
     triangles: int
@@ -177,15 +179,27 @@ class PrimitiveFacts(Record, frozen=True):
     morph_bytes: int = 0
     material: str | None = None  # "file.glb#material/N"
     compression: str | None = None  # "draco", "meshopt" or None
-    accessor_ids: tuple[int, ...] = ()  # glTF accessor indices this primitive uses (dedup)
 
 
 class MeshFacts(Record, frozen=True):
-    """One mesh of a file (``file.glb#mesh/N``; a whole OBJ/PLY/STL is ``#mesh/0``)."""
+    """One mesh of a file (``file.glb#mesh/N``; a whole OBJ/PLY/STL is ``#mesh/0``).
+
+    ``primitives`` gives its primitives, held in one of two forms that ``from_primitives``
+    chooses (build a mesh with it): a mesh of one primitive whose counts are the mesh's
+    (``vertex_count``, ``triangles``, ``index_count``, ``morph_targets``, ``morph_bytes``
+    equal to ``vertices``, ``triangles``, ``indices``, ``morph_targets``, ``morph_bytes``) holds
+    that primitive's other fields inline (``mode`` … ``compression``; ``mode`` None: no inline
+    primitive), and every other mesh lists them in ``surfaces``. Most meshes are of one
+    primitive, and a ``PrimitiveFacts`` and its tuple were 152 bytes a mesh
+    (``benchmarks/README.md``). A single primitive whose counts differ from the mesh's (a glTF
+    accessor used as an attribute and as a morph target is counted once per mesh) stays in
+    ``surfaces``: the inline form is lossless. Each mesh has one form, so equal meshes
+    compare equal: a mesh with both, or with one ``surfaces`` entry that could be inline, is
+    refused (and so is a cache blob of that shape). ``evolve`` of an inline mesh's counts
+    changes its primitive's too."""
 
     path: str
     name: str
-    primitives: tuple[PrimitiveFacts, ...]
     vertices: int
     indices: int
     triangles: int
@@ -197,6 +211,69 @@ class MeshFacts(Record, frozen=True):
     source: str = "gltf"  # "gltf" or "trimesh"
     lod: int | None = None  # from `_LOD0`… naming or MSFT_lod
     lod_group: str | None = None
+    surfaces: tuple[PrimitiveFacts, ...] = ()  # its primitives, unless one is held inline
+    # the one primitive held inline (its counts are the mesh's); mode None: none is
+    mode: int | None = None
+    attributes: tuple[AttributeFacts, ...] = ()
+    index_bytes_per: int = 0
+    material: str | None = None
+    compression: str | None = None
+
+    def __post_init__(self) -> None:
+        surfaces = self.surfaces
+        if surfaces:
+            if self.mode is not None:
+                raise ValueError(f"{self.path}: a mesh lists its primitives in surfaces or holds one inline, not both")
+            if len(surfaces) == 1 and _counts_are_the_meshs(surfaces[0], self.vertices, self.triangles, self.indices,
+                                                            self.morph_targets, self.morph_bytes):
+                raise ValueError(f"{self.path}: a mesh of one primitive whose counts are the mesh's holds it inline")
+        elif self.mode is None and (self.attributes or self.index_bytes_per or self.material is not None
+                                    or self.compression is not None):
+            raise ValueError(f"{self.path}: a mesh without an inline primitive (mode None) holds none of its fields")
+
+    @classmethod
+    def from_primitives(cls, *, primitives: Iterable[PrimitiveFacts], path: str, name: str, vertices: int, indices: int,
+                        triangles: int, vertex_bytes: int, index_bytes: int, morph_bytes: int = 0, skinned: bool = False,
+                        morph_targets: int = 0, source: str = "gltf", lod: int | None = None,
+                        lod_group: str | None = None) -> MeshFacts:
+        """The mesh of these primitives and fields, in its one form: a single primitive whose
+        counts are the mesh's inline, any other in ``surfaces``."""
+        prims = tuple(primitives)
+        if len(prims) == 1:
+            p = prims[0]
+            if _counts_are_the_meshs(p, vertices, triangles, indices, morph_targets, morph_bytes):
+                # Every field by position, in their order: a call of 16 keywords or more is
+                # compiled as a dict and costs four times as much on Python 3.11
+                # (benchmarks/README.md); tests/unit/test_mesh_facts.py checks each field.
+                return cls(path, name, vertices, indices, triangles, vertex_bytes, index_bytes, morph_bytes, skinned,
+                           morph_targets, source, lod, lod_group, (),
+                           p.mode, p.attributes, p.index_bytes_per, p.material, p.compression)
+        return cls(path=path, name=name, vertices=vertices, indices=indices, triangles=triangles,
+                   vertex_bytes=vertex_bytes, index_bytes=index_bytes, morph_bytes=morph_bytes, skinned=skinned,
+                   morph_targets=morph_targets, source=source, lod=lod, lod_group=lod_group, surfaces=prims)
+
+    @property
+    def primitives(self) -> tuple[PrimitiveFacts, ...]:
+        """Its primitives (the inline one built on each access: hot code reads ``surfaces``
+        and the inline fields, or ``primitive_count``)."""
+        if self.mode is None:
+            return self.surfaces
+        return (PrimitiveFacts(mode=self.mode, vertex_count=self.vertices, triangles=self.triangles,
+                               attributes=self.attributes, index_count=self.indices, index_bytes_per=self.index_bytes_per,
+                               morph_targets=self.morph_targets, morph_bytes=self.morph_bytes, material=self.material,
+                               compression=self.compression),)
+
+    @property
+    def primitive_count(self) -> int:
+        """``len(self.primitives)``, without building them."""
+        return len(self.surfaces) if self.mode is None else 1
+
+
+def _counts_are_the_meshs(p: PrimitiveFacts, vertices: int, triangles: int, indices: int, morph_targets: int,
+                          morph_bytes: int) -> bool:
+    """A mesh of this one primitive and these counts can hold it inline (losslessly)."""
+    return (p.vertex_count == vertices and p.triangles == triangles and p.index_count == indices
+            and p.morph_targets == morph_targets and p.morph_bytes == morph_bytes)
 
 
 #: What a ``SceneRef`` loads (docs/levels.md): another scene or resource file whose content

@@ -235,6 +235,24 @@ def test_explain_json(scene) -> None:
     assert (mesh["blas"][0]["prebuild_bytes"], mesh["blas"][0]["compacted_bytes"]) == nvidia_blas(5)
 
 
+def test_explain_json_lists_a_meshs_primitives_whichever_form_holds_them(scene) -> None:
+    """A mesh's facts are its fields with its primitives as one list after its name, for a mesh
+    of two primitives (``surfaces``) and one of one held inline alike."""
+    report, _ = scene
+    keys = ["path", "name", "primitives", "vertices", "indices", "triangles", "vertex_bytes", "index_bytes",
+            "morph_bytes", "skinned", "morph_targets", "source", "lod", "lod_group"]
+    primitive_keys = ["mode", "vertex_count", "triangles", "attributes", "index_count", "index_bytes_per",
+                      "morph_targets", "morph_bytes", "material", "compression"]
+    door, tri = (json.loads(explain.render_json(report, path))["assets"][0]["facts"]
+                 for path in ("house.gltf#mesh/0", "props.glb#mesh/0"))
+    assert list(door) == list(tri) == keys
+    assert [list(p) for p in door["primitives"] + tri["primitives"]] == [primitive_keys] * 3
+    assert [(p["mode"], p["vertex_count"], p["index_count"], p["triangles"]) for p in door["primitives"]] == [(4, 4, 6, 2), (5, 5, 0, 3)]
+    (p,) = tri["primitives"]
+    assert (p["mode"], p["vertex_count"], p["index_count"], p["triangles"], p["material"]) == (4, 3, 3, 1, "props.glb#material/0")
+    assert [a["name"] for a in p["attributes"]] == ["POSITION", "NORMAL"]
+
+
 # --- finding the asset --------------------------------------------------------------------------
 
 

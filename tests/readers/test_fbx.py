@@ -95,6 +95,7 @@ def test_flat_cube_in_every_encoding(tmp_path, label, write) -> None:
     # 6 quads: 12 triangles; each face its own normal: 4 GPU vertices a face
     assert (mesh.path, mesh.name, mesh.vertices, mesh.triangles, mesh.indices) == ("scene.fbx#mesh/0", "Cube", 24, 12, 36)
     assert [a.name for a in mesh.primitives[0].attributes] == ["POSITION", "NORMAL"]
+    assert (mesh.surfaces, mesh.mode, mesh.index_bytes_per, mesh.primitive_count) == ((), 4, 2, 1)  # one: inline
     assert (mesh.vertex_bytes, mesh.index_bytes, mesh.morph_bytes, mesh.skinned) == (24 * 24, 36 * 2, 0, False)
     assert mesh.source == "fbx"
     assert result.scenes[0].instances == (("scene.fbx#mesh/0", 1),)
@@ -140,6 +141,7 @@ def test_materials_split_surfaces_and_textures(tmp_path, label, write) -> None:
     (mesh,) = result.meshes
     assert [(p.material, p.vertex_count, p.triangles, p.index_bytes_per) for p in mesh.primitives] == [
         ("scene.fbx#material/0", 20, 10, 2), ("scene.fbx#material/1", 4, 2, 2)]
+    assert (mesh.mode, len(mesh.surfaces), mesh.vertices, mesh.triangles, mesh.indices) == (None, 2, 24, 12, 36)
     # RelativeFilename from the FBX's folder; the diffuse one leaves the root, so its name is
     # looked for beside the FBX
     assert sorted(result.scenes[0].texture_usage) == [
@@ -203,6 +205,8 @@ def test_blender_export_matches_assimp() -> None:
     assert (crate.name, crate.morph_targets, crate.morph_bytes) == ("Crate", 1, 24 * 12 * 2)
     assert [a.name for a in crate.primitives[0].attributes] == ["POSITION", "NORMAL", "TEXCOORD_0"]
     assert (pillar.name, pillar.vertices, pillar.triangles, pillar.primitives[0].material) == ("Pillar", 72, 44, None)
+    assert (crate.mode, len(crate.surfaces), pillar.mode, pillar.surfaces) == (None, 2, 4, ())
+    assert pillar.primitives[0].index_count == pillar.indices == 132
     assert result.scenes[0].instances == (("blender_crate.fbx#mesh/0", 2), ("blender_crate.fbx#mesh/1", 1))
 
 

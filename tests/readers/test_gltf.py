@@ -77,7 +77,8 @@ def test_mesh_in_40_nodes_is_40_instances_and_one_blas(tmp_path):
     (prim,) = mesh.primitives
     assert [(a.name, a.component_type, a.components, a.count, a.bytes) for a in prim.attributes] == [
         ("POSITION", "FLOAT", 3, 4, 48), ("NORMAL", "FLOAT", 3, 4, 48)]
-    assert (prim.mode, prim.index_count, prim.index_bytes_per, prim.accessor_ids) == (4, 6, 2, (0, 1, 2))
+    assert (prim.mode, prim.index_count, prim.index_bytes_per) == (4, 6, 2)
+    assert mesh.surfaces == () and mesh.primitive_count == 1  # held inline: its counts are the mesh's
     (scene,) = r.scenes
     assert scene.instances == (("level.glb#mesh/0", 40),)
     cost = estimate_scene("nvidia", [price_mesh(mesh, instances=40)])
@@ -123,6 +124,7 @@ def test_draw_modes_strips_fans_points_lines(tmp_path):
     b.write_glb(tmp_path / "m.glb")
     (mesh,) = read(tmp_path, "m.glb").meshes
     assert [(p.mode, p.triangles) for p in mesh.primitives] == [(5, 4), (6, 4), (4, 2), (0, 0), (1, 0), (3, 0)]
+    assert (mesh.mode, len(mesh.surfaces), mesh.primitive_count) == (None, 6, 6)  # several: listed
     assert mesh.triangles == 10
     assert mesh.vertices == 6  # one POSITION accessor, counted once
     assert (mesh.vertex_bytes, mesh.index_bytes, mesh.indices) == (72, 12 + 4, 10)
@@ -147,6 +149,7 @@ def test_shared_and_interleaved_accessors_count_once(tmp_path):
     assert (mesh.vertices, mesh.vertex_bytes, mesh.index_bytes, mesh.triangles) == (8, 192, 6 + 24, 3)
     assert [p.material for p in mesh.primitives] == ["s.glb#material/0", "s.glb#material/1"]
     assert [p.index_bytes_per for p in mesh.primitives] == [2, 4]
+    assert [(p.vertex_count, p.index_count, p.triangles) for p in mesh.surfaces] == [(8, 3, 1), (8, 6, 2)]
 
 
 def test_morph_targets(tmp_path):
@@ -159,8 +162,27 @@ def test_morph_targets(tmp_path):
     (mesh,) = read(tmp_path, "f.glb").meshes
     assert (mesh.morph_targets, mesh.morph_bytes, mesh.vertex_bytes, mesh.index_bytes) == (2, 2 * (48 + 48), 96, 12)
     assert (mesh.primitives[0].morph_targets, mesh.primitives[0].morph_bytes) == (2, 192)
+    assert (mesh.surfaces, mesh.mode) == ((), 4)  # its counts are the mesh's: inline
     cost = price_mesh(mesh)
     assert cost.dynamic and cost.buffer_bytes == 96 + 12 + 192
+
+
+def test_one_primitive_whose_morph_target_is_an_attribute_keeps_its_own_counts(tmp_path):
+    """An accessor used as an attribute and as a morph target is counted once per mesh, in
+    its first category (vertex bytes): the mesh's morph bytes are 48 below its one
+    primitive's, so the primitive is listed in ``surfaces``, not held inline."""
+    b = GltfBuilder()
+    pos = b.positions(4)
+    targets = [{"POSITION": pos}, {"POSITION": b.vec(4, "VEC3")}]
+    prim = {"attributes": {"POSITION": pos}, "indices": b.indices([0, 1, 2, 0, 2, 3]), "targets": targets}
+    b.add_scene([b.add_node(mesh=b.add_mesh([prim], "Odd"))])
+    b.write_glb(tmp_path / "o.glb")
+    (mesh,) = read(tmp_path, "o.glb").meshes
+    assert (mesh.vertices, mesh.vertex_bytes, mesh.morph_targets, mesh.morph_bytes) == (4, 48, 2, 48)
+    assert (mesh.mode, mesh.primitive_count) == (None, 1)
+    (p,) = mesh.surfaces
+    assert (p.vertex_count, p.index_count, p.triangles, p.morph_targets, p.morph_bytes) == (4, 6, 2, 2, 96)
+    assert mesh.primitives == (p,)
 
 
 def test_skins(tmp_path):
@@ -607,7 +629,7 @@ def test_equal_attributes_and_their_tuples_are_kept_once(tmp_path):
     (pa,) = read(tmp_path, "a.gltf").meshes[0].primitives
     (pb,) = read(tmp_path, "b.gltf").meshes[0].primitives
     assert pa == pb and pa is not pb
-    assert pa.attributes is pb.attributes and pa.accessor_ids is pb.accessor_ids
+    assert pa.attributes is pb.attributes
     assert [x.name for x in pa.attributes] == ["POSITION", "NORMAL"]
     assert all(x is y for x, y in zip(pa.attributes, pb.attributes, strict=True))
 

@@ -399,6 +399,7 @@ def test_array_mesh_uncompressed_layout(tmp_path):
     assert (m.vertices, m.indices, m.triangles, m.vertex_bytes, m.index_bytes, m.morph_bytes) == (24, 36, 12, 864, 72, 0)
     (p,) = m.primitives
     assert (p.mode, p.index_bytes_per, p.material) == (4, 2, "res://m.tres")
+    assert (m.surfaces, m.mode, m.material) == ((), 4, "res://m.tres")  # one surface: inline
     assert [(a.name, a.component_type, a.components, a.bytes) for a in p.attributes] == [
         ("POSITION", "FLOAT", 3, 288), ("NORMAL", "UNSIGNED_SHORT", 2, 96), ("TANGENT", "UNSIGNED_SHORT", 2, 96),
         ("TEXCOORD_0", "FLOAT", 2, 192), ("TEXCOORD_1", "FLOAT", 2, 192)]
@@ -417,6 +418,8 @@ def test_array_mesh_compressed_skinned_custom_and_strips(tmp_path):
     (m,) = r.meshes
     assert (m.vertices, m.triangles, m.vertex_bytes, m.index_bytes, m.skinned) == (116, 100 + 3 + 4, 1200 + 800 + 120 + 160 + 320 + 48, 600, True)
     c, k, s = m.primitives
+    assert (m.mode, m.surfaces) == (None, (c, k, s))
+    assert [(p.vertex_count, p.index_count) for p in m.surfaces] == [(100, 300), (10, 0), (6, 0)]
     assert [(a.name, a.component_type, a.components) for a in c.attributes] == [
         ("POSITION", "UNSIGNED_SHORT", 4), ("NORMAL", "UNSIGNED_SHORT", 2), ("COLOR_0", "UNSIGNED_BYTE", 4), ("TEXCOORD_0", "UNSIGNED_SHORT", 2)]
     assert c.material == "mix.tres#material/0" and c.triangles == 100

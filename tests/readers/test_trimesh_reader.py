@@ -72,6 +72,8 @@ def test_obj_quad(tmp_path):
     # default engine layout: 48 B/vertex; u16 indices × 3 per triangle
     assert (m.vertex_bytes, m.index_bytes) == (4 * 48, 6 * 2)
     assert (m.primitives[0].mode, m.primitives[0].index_bytes_per) == (4, 2)
+    # trimesh's meshes are of one primitive, held inline
+    assert (m.surfaces, m.mode, m.primitive_count, m.primitives[0].vertex_count, m.primitives[0].index_count) == ((), 4, 1, 4, 6)
 
 
 def test_stl_corners_are_welded(tmp_path):

@@ -49,8 +49,8 @@ def _mesh(path: str, name: str, triangles: int) -> MeshFacts:
     )
     prim = PrimitiveFacts(mode=4, vertex_count=vertices, triangles=triangles, attributes=attrs,
                           index_count=3 * triangles, index_bytes_per=4, material="level.glb#material/0")
-    return MeshFacts(path=path, name=name, primitives=(prim,), vertices=vertices, indices=3 * triangles,
-                     triangles=triangles, vertex_bytes=32 * vertices, index_bytes=12 * triangles)
+    return MeshFacts.from_primitives(path=path, name=name, primitives=(prim,), vertices=vertices, indices=3 * triangles,
+                                     triangles=triangles, vertex_bytes=32 * vertices, index_bytes=12 * triangles)
 
 
 MESHES = (_mesh("level.glb#mesh/0", "Crate", 12), _mesh("level.glb#mesh/1", "Wall", 20_000))

@@ -281,9 +281,9 @@ def test_estimate_tlas():
 
 def _mesh(path, triangles, instances=1, *, skinned=False, morph=0, lod=None, group=None) -> MeshCost:
     prim = PrimitiveFacts(mode=4, vertex_count=triangles + 2, triangles=triangles, index_count=3 * triangles, index_bytes_per=4)
-    facts = MeshFacts(path=path, name=path, primitives=(prim,), vertices=triangles + 2, indices=3 * triangles,
-                      triangles=triangles, vertex_bytes=0, index_bytes=0, skinned=skinned, morph_targets=morph,
-                      lod=lod, lod_group=group)
+    facts = MeshFacts.from_primitives(path=path, name=path, primitives=(prim,), vertices=triangles + 2,
+                                      indices=3 * triangles, triangles=triangles, vertex_bytes=0, index_bytes=0,
+                                      skinned=skinned, morph_targets=morph, lod=lod, lod_group=group)
     return price_mesh(facts, instances=instances)
 
 

@@ -90,8 +90,9 @@ def test_cache_version_names_texbudget_and_the_schema():
 def test_every_kind_of_value_round_trips_equal():
     attr = AttributeFacts("POSITION", "FLOAT", 3, 100, 1200)
     prim = PrimitiveFacts(mode=4, vertex_count=100, triangles=50, attributes=(attr,), index_count=150,
-                          index_bytes_per=2, material="a.glb#material/0", accessor_ids=(0, 1))
-    mesh = MeshFacts("a.glb#mesh/0", "Rock", (prim,), 100, 150, 50, 1200, 300, lod=0, lod_group="a.glb#lod/0")
+                          index_bytes_per=2, material="a.glb#material/0")
+    mesh = MeshFacts.from_primitives(path="a.glb#mesh/0", name="Rock", primitives=(prim,), vertices=100, indices=150,
+                                     triangles=50, vertex_bytes=1200, index_bytes=300, lod=0, lod_group="a.glb#lod/0")
     scene = SceneFacts.from_uses(path="a.glb", instances=(("a.glb#mesh/0", 3),), texture_usage=(("t.png", "a.glb#material/0", "baseColorTexture"),))
     note = Finding("a.glb", "TB081", Severity.INFO, "unused image", "hint")
     result = ReadResult(textures=(texture("a.glb#image/0"),), meshes=(mesh,), scenes=(scene,), findings=(note,))
@@ -190,6 +191,60 @@ def test_a_scene_whose_columns_differ_in_length_is_refused():
     assert cache_mod.loads(msgspec.msgpack.encode(good))[0].scenes == (scene,)
     assert scene.instances == (("a.glb#mesh/0", 3),)
     assert scene.texture_usage == (("t.png", "a.glb#material/0", "baseColorTexture"),)
+
+
+def _meshes_of_every_form() -> tuple[MeshFacts, ...]:
+    """A mesh of one primitive held inline, one whose one primitive's counts are not the
+    mesh's (in ``surfaces``), one of two primitives and one of none."""
+    attrs = (AttributeFacts("POSITION", "FLOAT", 3, 100, 1200),)
+    prim = PrimitiveFacts(mode=4, vertex_count=100, triangles=50, attributes=attrs, index_count=150, index_bytes_per=2,
+                          morph_targets=1, morph_bytes=1200, material="a.glb#material/0", compression="meshopt")
+    line = PrimitiveFacts(mode=1, vertex_count=100, triangles=0, attributes=attrs, index_count=6, index_bytes_per=1)
+    fields = {"name": "Rock", "vertices": 100, "indices": 150, "triangles": 50, "vertex_bytes": 1200,
+              "index_bytes": 300, "morph_targets": 1, "morph_bytes": 1200}
+    return (MeshFacts.from_primitives(path="a.glb#mesh/0", primitives=(prim,), **fields),
+            MeshFacts.from_primitives(path="a.glb#mesh/1", primitives=(prim,), **{**fields, "morph_bytes": 0}),
+            MeshFacts.from_primitives(path="a.glb#mesh/2", primitives=(prim, line), **{**fields, "indices": 156}),
+            MeshFacts.from_primitives(path="a.glb#mesh/3", primitives=(), **fields))
+
+
+def test_meshes_of_every_form_round_trip_equal():
+    meshes = _meshes_of_every_form()
+    assert [(m.mode, len(m.surfaces)) for m in meshes] == [(4, 0), (None, 1), (None, 2), (None, 0)]
+    blob = cache_mod.dumps((ReadResult(meshes=meshes), None))
+    for back in (cache_mod.loads(blob)[0].meshes, cache_mod.Decoder().loads(blob)[0].meshes):
+        assert back == meshes
+        assert [m.primitives for m in back] == [m.primitives for m in meshes]
+        assert [(m.mode, len(m.surfaces)) for m in back] == [(4, 0), (None, 1), (None, 2), (None, 0)]
+
+
+def test_a_mesh_blob_of_schema_10_or_of_two_forms_is_refused():
+    """Schema 10 stored a mesh as [path, name, [primitive, …], vertices, …] and a primitive
+    with its accessor ids (11 fields): such a blob is refused, not read as meshes of another
+    shape, and so is a mesh with a primitive both listed and inline, or listed where it would
+    be inline. (A cache file of schema 10 is emptied on open before any blob is read:
+    ``test_another_schema_number_is_emptied_and_claimed_without_a_finding``.)"""
+    inline = _meshes_of_every_form()[0]
+    (primitive,) = inline.primitives
+    old_primitive = [*msgspec.structs.astuple(primitive)[:3], [list(msgspec.structs.astuple(a)) for a in primitive.attributes],
+                     *msgspec.structs.astuple(primitive)[4:], [0, 1]]
+    old_mesh = [inline.path, inline.name, [old_primitive], inline.vertices, inline.indices, inline.triangles,
+                inline.vertex_bytes, inline.index_bytes, inline.morph_bytes, False, inline.morph_targets, "gltf", None, None]
+    good = msgspec.msgpack.decode(cache_mod.dumps((ReadResult(meshes=(inline,)), None)))
+    fields = MeshFacts.__struct_fields__
+    both = msgspec.msgpack.decode(msgspec.msgpack.encode(good))
+    both[0][1][0][fields.index("surfaces")] = [msgspec.msgpack.decode(msgspec.msgpack.encode(msgspec.structs.astuple(primitive)))] * 2
+    listed = msgspec.msgpack.decode(msgspec.msgpack.encode(both))
+    listed[0][1][0][fields.index("surfaces")] = listed[0][1][0][fields.index("surfaces")][:1]
+    listed[0][1][0][fields.index("mode"):] = [None, [], 0, None, None]
+    old = [[[], [old_mesh], [], []], None, None]
+    for raw, why in ((old, r"Expected `int`, got `array` - at `\$\[0\]\[1\]\[0\]\[2\]`"), (both, "not both"),
+                     (listed, "holds it inline")):
+        with pytest.raises(msgspec.ValidationError, match=why):
+            cache_mod.loads(msgspec.msgpack.encode(raw))
+        with pytest.raises(cache_mod._LOAD_ERRORS):
+            cache_mod.Decoder().loads(msgspec.msgpack.encode(raw))
+    assert cache_mod.loads(msgspec.msgpack.encode(good))[0].meshes == (inline,)
 
 
 def test_a_record_short_of_fields_with_defaults_takes_the_defaults():
@@ -572,25 +627,34 @@ def test_one_decoder_keeps_one_copy_of_equal_values():
 
 
 def test_one_decoder_keeps_one_copy_of_equal_mesh_parts():
-    """Across values: attributes, accessor ids, compression, source, texture paths and slots;
-    within a value: the mesh and material paths its scene names again."""
+    """Across values: attributes and compression (of a primitive held inline in its mesh and
+    of a mesh's ``surfaces``), source, texture paths and slots; within a value: the mesh and
+    material paths its scene names again."""
     attr = AttributeFacts("POSITION", "FLOAT", 3, 100, 1200)
 
     def result(n: str) -> ReadResult:
         material = f"{n}.glb#material/0"
-        prim = PrimitiveFacts(mode=4, vertex_count=100, triangles=50, attributes=(attr,), accessor_ids=(0, 1),
-                              compression="draco", material=material)
+        prim = PrimitiveFacts(mode=4, vertex_count=100, triangles=50, attributes=(attr,), compression="draco",
+                              material=material)
         scene = SceneFacts.from_uses(path=f"{n}.glb", instances=((f"{n}.glb#mesh/0", 2),),
                                      texture_usage=(("t.png", material, "baseColorTexture"), ("t.png", material, "normalTexture")))
-        return ReadResult(meshes=(MeshFacts(f"{n}.glb#mesh/0", "Rock", (prim,), 100, 0, 50, 1200, 0),), scenes=(scene,))
+        mesh = MeshFacts.from_primitives(path=f"{n}.glb#mesh/0", name="Rock", primitives=(prim,), vertices=100,
+                                         indices=0, triangles=50, vertex_bytes=1200, index_bytes=0)
+        two = MeshFacts.from_primitives(path=f"{n}.glb#mesh/1", name="Rocks", primitives=(prim, prim), vertices=100,
+                                        indices=0, triangles=100, vertex_bytes=1200, index_bytes=0)
+        return ReadResult(meshes=(mesh, two), scenes=(scene,))
 
     blobs = [cache_mod.dumps((result(n), None)) for n in ("a", "b")]
     decoder = cache_mod.Decoder(["a.glb", "t.png"])
     first, second = (decoder.loads(blob)[0] for blob in blobs)
     assert (first, second) == (result("a"), result("b"))
-    one, two = first.meshes[0].primitives[0], second.meshes[0].primitives[0]
+    assert first.meshes[0].mode == 4 and len(first.meshes[1].surfaces) == 2  # one form of each
+    one, two = first.meshes[0], second.meshes[0]
     assert one.attributes is two.attributes and one.attributes[0] is two.attributes[0]
-    assert one.accessor_ids is two.accessor_ids and one.compression is two.compression
+    assert one.compression is two.compression
+    surfaces = first.meshes[1].surfaces + second.meshes[1].surfaces
+    assert all(p.attributes is one.attributes and p.compression is one.compression for p in surfaces)
+    assert surfaces[0].material is surfaces[1].material is one.material
     assert first.meshes[0].source is second.meshes[0].source
     assert first.scenes[0].path is next(p for p in decoder.shared if p == "a.glb")
     (texture, material, slot), (texture_2, material_2, _) = first.scenes[0].texture_usage
@@ -606,9 +670,16 @@ def _sized_mesh(n: str) -> ReadResult:
 
     prim = PrimitiveFacts(mode=4, vertex_count=big(7000), triangles=big(9000), index_count=big(27000),
                           morph_bytes=big(3000))
-    return ReadResult(meshes=(MeshFacts(f"{n}.glb#mesh/0", "Rock", (prim,), vertices=big(7000), indices=big(27000),
-                                        triangles=big(9000), vertex_bytes=big(84000), index_bytes=big(54000),
-                                        morph_bytes=big(3000)),),
+    one = MeshFacts.from_primitives(path=f"{n}.glb#mesh/0", name="Rock", primitives=(prim,), vertices=big(7000),
+                                    indices=big(27000), triangles=big(9000), vertex_bytes=big(84000),
+                                    index_bytes=big(54000), morph_bytes=big(3000))
+    # two primitives: the first's vertex count is the mesh's, the others are their own
+    prims = (PrimitiveFacts(mode=4, vertex_count=big(7000), triangles=big(9000), index_count=big(27000)),
+             PrimitiveFacts(mode=4, vertex_count=big(7000), triangles=big(300), index_count=big(900), morph_bytes=big(3000)))
+    two = MeshFacts.from_primitives(path=f"{n}.glb#mesh/1", name="Rocks", primitives=prims, vertices=big(7000),
+                                    indices=big(27900), triangles=big(9300), vertex_bytes=big(84000),
+                                    index_bytes=big(55800), morph_bytes=big(3000))
+    return ReadResult(meshes=(one, two),
                       textures=(TextureFacts(path=f"{n}.png", container="png", width=big(4096), height=big(2048)),))
 
 
@@ -630,12 +701,17 @@ def test_one_decoder_keeps_one_copy_of_equal_counts_and_sizes(how: str):
         decoder.share_sizes(first)
         decoder.share_sizes(second)
     assert (first, second) == (_sized_mesh("a"), _sized_mesh("b"))
-    one, two = first.meshes[0], second.meshes[0]
-    for name in _MESH_INTS:
-        assert getattr(one, name) is getattr(two, name), name
-    for name in _PRIMITIVE_INTS:
-        assert getattr(one.primitives[0], name) is getattr(two.primitives[0], name), name
-    assert one.primitives[0].vertex_count is one.vertices and one.primitives[0].index_count is one.indices
+    for one, two in zip(first.meshes, second.meshes, strict=True):
+        for name in _MESH_INTS:
+            assert getattr(one, name) is getattr(two, name), name
+        for p, q in zip(one.primitives, two.primitives, strict=True):
+            for name in _PRIMITIVE_INTS:
+                assert getattr(p, name) is getattr(q, name), name
+        assert one.primitives[0].vertex_count is one.vertices
+    inline, listed = first.meshes
+    assert inline.mode == 4 and inline.primitives[0].index_count is inline.indices
+    assert len(listed.surfaces) == 2 and listed.surfaces[1].morph_bytes is listed.morph_bytes
+    assert listed.surfaces[0].triangles is inline.triangles  # across meshes too
     assert first.textures[0].width is second.textures[0].width and first.textures[0].height is second.textures[0].height
 
 

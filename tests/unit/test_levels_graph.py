@@ -11,8 +11,8 @@ from texbudget.model import MeshFacts, PrimitiveFacts, SceneFacts, SceneRef
 
 def _mesh(path: str, *materials: str) -> MeshFacts:
     prims = tuple(PrimitiveFacts(mode=4, vertex_count=3, triangles=1, material=m or None) for m in materials or ("",))
-    return MeshFacts(path=path, name=path, primitives=prims, vertices=3 * len(prims), indices=0,
-                     triangles=len(prims), vertex_bytes=36 * len(prims), index_bytes=0)
+    return MeshFacts.from_primitives(path=path, name=path, primitives=prims, vertices=3 * len(prims), indices=0,
+                                     triangles=len(prims), vertex_bytes=36 * len(prims), index_bytes=0)
 
 
 def _scene(path: str, *refs: SceneRef, role: str = "scene", **kw) -> SceneFacts:

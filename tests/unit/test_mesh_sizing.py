@@ -26,8 +26,9 @@ def rock(vertices: int = 3_986, indices: int = 22_359, **kw) -> MeshFacts:
     attrs = (AttributeFacts("POSITION", "FLOAT", 3, vertices, vertices * 12), AttributeFacts("NORMAL", "FLOAT", 3, vertices, vertices * 12),
              AttributeFacts("TANGENT", "FLOAT", 4, vertices, vertices * 16), AttributeFacts("TEXCOORD_0", "FLOAT", 2, vertices, vertices * 8))
     prim = PrimitiveFacts(mode=4, vertex_count=vertices, triangles=indices // 3, attributes=attrs, index_count=indices, index_bytes_per=2)
-    return MeshFacts(path="level.glb#mesh/3", name="Rock", primitives=(prim,), vertices=vertices, indices=indices,
-                     triangles=indices // 3, vertex_bytes=vertices * 48, index_bytes=indices * 2, **kw)
+    return MeshFacts.from_primitives(path="level.glb#mesh/3", name="Rock", primitives=(prim,), vertices=vertices,
+                                     indices=indices, triangles=indices // 3, vertex_bytes=vertices * 48,
+                                     index_bytes=indices * 2, **kw)
 
 
 @pytest.mark.parametrize(
@@ -76,7 +77,8 @@ def test_engine_layout_unrolls_strips_and_fans_and_picks_u32():
         PrimitiveFacts(mode=1, vertex_count=10, triangles=0, index_count=6, index_bytes_per=1),  # lines keep theirs
         PrimitiveFacts(mode=0, vertex_count=10, triangles=0),  # points
     )
-    mesh = MeshFacts(path="m#mesh/0", name="m", primitives=prims, vertices=70_030, indices=16, triangles=70_006, vertex_bytes=0, index_bytes=16)
+    mesh = MeshFacts.from_primitives(path="m#mesh/0", name="m", primitives=prims, vertices=70_030, indices=16,
+                                     triangles=70_006, vertex_bytes=0, index_bytes=16)
     assert engine_index_count(mesh) == (3 * 69_998 + 3 * 8 + 6, 3 * 69_998 * 4 + 3 * 8 * 2 + 6 * 2)
     cost = price_mesh(mesh, layout=DEFAULT_LAYOUT)
     assert cost.engine_vertex_bytes == 70_030 * 48

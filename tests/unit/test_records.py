@@ -88,8 +88,8 @@ def test_every_record_is_frozen_untracked_and_stored_as_an_array():
 def test_records_compare_and_hash_by_value_and_never_change():
     """What the code relies on of a record: equal by value, hashable by value (sets, dict
     keys), unchangeable, ``evolve`` a changed copy; not tracked by the cyclic collector."""
-    made = MeshFacts("a.glb#mesh/0", "Rock", (), 100, 150, 50, 1200, 300, lod=0)
-    same = MeshFacts(path="a.glb#mesh/0", name="Rock", primitives=(), vertices=100, indices=150, triangles=50,
+    made = MeshFacts("a.glb#mesh/0", "Rock", 100, 150, 50, 1200, 300, lod=0)
+    same = MeshFacts(path="a.glb#mesh/0", name="Rock", vertices=100, indices=150, triangles=50,
                      vertex_bytes=1200, index_bytes=300, lod=0)
     assert made == same and hash(made) == hash(same) and len({made, same}) == 1
     assert made != evolve(made, lod=1) and made != TextureFacts(path="a.glb#mesh/0", container="png", width=1, height=1)

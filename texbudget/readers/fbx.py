@@ -402,8 +402,8 @@ class _Reader:
             return None
         vertices = sum(p.vertex_count for p in prims)
         lod = lod_of(name) if "lod" in name.lower() else None
-        return MeshFacts(
-            path=path, name=name, primitives=tuple(prims), vertices=vertices,
+        return MeshFacts.from_primitives(
+            path=path, name=name, primitives=prims, vertices=vertices,
             indices=sum(p.index_count for p in prims), triangles=sum(p.triangles for p in prims),
             vertex_bytes=vertices * per_vertex, index_bytes=sum(p.index_count * p.index_bytes_per for p in prims),
             morph_bytes=sum(p.morph_bytes for p in prims), skinned=skin is not None, morph_targets=len(shapes),

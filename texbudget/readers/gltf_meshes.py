@@ -56,13 +56,6 @@ def _attributes(keys: list[tuple[str, str, int, int, int, bool]]) -> tuple[Attri
     return kept(key, tuple(_attribute(k) for k in keys))
 
 
-def _accessor_ids(accs: dict[int, Any]) -> tuple[int, ...]:
-    """The one kept tuple of these accessor ids."""
-    key = (*accs, "ids")
-    found: tuple[int, ...] | None = SHARED.get(key)
-    return found if found is not None else kept(key, tuple(accs))
-
-
 def read_meshes(ctx: Context, layout: Layout) -> dict[int, MeshFacts]:
     """Every mesh that can be priced, by index: not skinned, its LOD from its name (the scene
     walk knows better: ``placed``)."""
@@ -168,14 +161,13 @@ def _read_mesh(ctx: Context, layout: Layout, n: int, name: str | None, prims: li
             morph_bytes=sum(accs[i].bytes for i in dict.fromkeys(morph_ids)) if morph_ids else 0,
             material=None if m is None else ctx.material_id(m),
             compression=compression,
-            accessor_ids=_accessor_ids(accs),
         ))
     if broken:
         return None
     name = name if name else f"mesh {n}"
     lod = lod_of(name) if "lod" in name.lower() else None  # a name without "lod" has no LOD suffix
-    return MeshFacts(
-        path=f"{ctx.rel}#mesh/{n}", name=name, primitives=tuple(primitives), vertices=vertices,
+    return MeshFacts.from_primitives(
+        path=f"{ctx.rel}#mesh/{n}", name=name, primitives=primitives, vertices=vertices,
         indices=indices, triangles=triangles_sum, vertex_bytes=vertex_bytes, index_bytes=index_bytes,
         morph_bytes=morph_bytes, skinned=False, morph_targets=morph_targets, source="gltf",
         lod=None if lod is None else lod[1], lod_group=None if lod is None else f"{ctx.rel}#lod/{lod[0]}",

@@ -175,8 +175,8 @@ def array_mesh(path: str, name: str, props: dict[str, object],
     if not prims:
         return None, notes or ["the ArrayMesh has no surface; nothing was priced"]
     lod = lod_of(name) if "lod" in name.lower() else None
-    return MeshFacts(
-        path=path, name=name, primitives=tuple(prims), vertices=sum(p.vertex_count for p in prims),
+    return MeshFacts.from_primitives(
+        path=path, name=name, primitives=prims, vertices=sum(p.vertex_count for p in prims),
         indices=sum(p.index_count for p in prims), triangles=sum(p.triangles for p in prims),
         vertex_bytes=vertex_bytes, index_bytes=index_bytes, morph_bytes=morph_bytes, skinned=skinned,
         morph_targets=max((p.morph_targets for p in prims), default=0), source="godot",

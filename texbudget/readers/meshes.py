@@ -147,7 +147,7 @@ def _facts(path: str, name: str, vertices: int, triangles: int, lod: tuple[str, 
     """A mesh in the default engine layout: 48 B/vertex, 3 indices per triangle."""
     index_size = index_bytes_per(vertices)
     prim = PrimitiveFacts(mode=4, vertex_count=vertices, triangles=triangles, index_count=3 * triangles, index_bytes_per=index_size)
-    return MeshFacts(
+    return MeshFacts.from_primitives(
         path=path,
         name=name,
         primitives=(prim,),

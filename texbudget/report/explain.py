@@ -27,7 +27,16 @@ from texbudget import __version__, formats
 from texbudget.alternatives import Alternative, alternatives
 from texbudget.engine import EngineImport
 from texbudget.errors import UsageError
-from texbudget.model import Finding, MipLevel, PixelFormat, Record, TextureFacts, file_of, is_part
+from texbudget.model import (
+    Finding,
+    MeshFacts,
+    MipLevel,
+    PixelFormat,
+    Record,
+    TextureFacts,
+    file_of,
+    is_part,
+)
 from texbudget.pipeline import MeshRow, Report, TextureRow
 from texbudget.readers.sidecars import read_engine_import
 from texbudget.report.text import printable
@@ -392,6 +401,19 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+#: The fields of ``MeshFacts`` that hold its primitives, inline or listed (``primitives`` gives them).
+_PRIMITIVE_FIELDS = frozenset({"surfaces", "mode", "attributes", "index_bytes_per", "material", "compression"})
+
+
+def _mesh_facts(m: MeshFacts) -> dict[str, Any]:
+    """A mesh's facts as JSON: its fields in order with its primitives as one list after its
+    name, whichever of its two forms holds them (the object ``explain`` always wrote)."""
+    out = {"path": m.path, "name": m.name, "primitives": _jsonable(m.primitives)}
+    out.update((f.name, _jsonable(getattr(m, f.name))) for f in fields(m)
+               if f.name not in _PRIMITIVE_FIELDS and f.name not in out)
+    return out
+
+
 def explain_json(row: Row, report: Report, engine: EngineImport | None = None) -> dict[str, Any]:
     """The explain data of one asset, JSON-ready (``texbudget explain --format json``)."""
     found = [{"code": f.code, "severity": f.severity.value, "message": f.message} for f in _findings_for(report, row.facts.path)]
@@ -423,7 +445,7 @@ def explain_json(row: Row, report: Report, engine: EngineImport | None = None) -
     return {
         "kind": "mesh",
         "path": m.path,
-        "facts": _jsonable(m),
+        "facts": _mesh_facts(m),
         "buffers": {
             "vertex_bytes": m.vertex_bytes, "index_bytes": m.index_bytes, "morph_bytes": m.morph_bytes,
             "stored_bytes": m.vertex_bytes + m.index_bytes + m.morph_bytes,

@@ -63,7 +63,7 @@ def mesh_entry(row: MeshRow) -> dict[str, Any]:
     return {
         "path": m.path,
         "name": m.name,
-        "primitives": len(m.primitives),
+        "primitives": m.primitive_count,
         "vertices": m.vertices,
         "indices": m.indices,
         "triangles": m.triangles,
@@ -412,7 +412,7 @@ class _Meshes:
             vertex, index = c.engine_vertex_bytes, c.engine_index_bytes
             blas = b"null" if b is None else _BLAS % (
                 words[b.profile], b.prebuild_bytes, b.compacted_bytes, b.scratch_bytes, words[b.source])
-            add(_MESH % (string(m.path), string(m.name), len(m.primitives), m.vertices, m.indices, m.triangles,
+            add(_MESH % (string(m.path), string(m.name), m.primitive_count, m.vertices, m.indices, m.triangles,
                          m.vertex_bytes, m.index_bytes, m.morph_bytes, b"true" if m.skinned else b"false",
                          b"null" if vertex is None else b"%d" % vertex, b"null" if index is None else b"%d" % index,
                          c.buffer_bytes, words[c.basis], c.instances, blas))

@@ -117,8 +117,9 @@ class MeshCost(Record, frozen=True):
 
     @property
     def geometries(self) -> int:
-        """Triangle primitives (at least one): the geometries of its BLAS."""
-        return max(sum(1 for p in self.facts.primitives if p.mode in TRIANGLE_MODES and p.triangles > 0), 1)
+        """Triangle primitives (at least one): the geometries of its BLAS. (A mesh of one
+        primitive held inline has no ``surfaces``: one.)"""
+        return max(sum(1 for p in self.facts.surfaces if p.mode in TRIANGLE_MODES and p.triangles > 0), 1)
 
     @property
     def path(self) -> str:
@@ -171,8 +172,11 @@ def engine_index_count(mesh: MeshFacts) -> tuple[int, int]:
     """(index count, index bytes) when the engine draws every triangle primitive as an indexed
     list: 3 indices per triangle (strips and fans unrolled, unindexed lists indexed), u16 or u32
     per primitive by its vertex count. Point and line primitives keep their stored indices."""
+    if mesh.mode is not None:  # one primitive, held inline: its counts are the mesh's
+        n = 3 * mesh.triangles if mesh.mode in TRIANGLE_MODES else mesh.indices
+        return n, n * index_bytes_per(mesh.vertices)
     count = total = 0
-    for prim in mesh.primitives:
+    for prim in mesh.surfaces:
         n = 3 * prim.triangles if prim.mode in TRIANGLE_MODES else prim.index_count
         count += n
         total += n * index_bytes_per(prim.vertex_count)
