@@ -24,7 +24,6 @@ from texbudget.budget.settings import scenarios as budget_scenarios
 from texbudget.config import Config
 from texbudget.model import (
     Finding,
-    MeshFacts,
     Record,
     ScenarioResult,
     TextureCost,
@@ -64,25 +63,16 @@ class TextureRow(Record, frozen=True):
     used_by: tuple[str, ...] = ()
 
 
-class MeshRow(Record, frozen=True):
-    """A mesh of the report: its cost, which holds its facts (``facts``), and its BLAS."""
-
-    cost: MeshCost
-    blas: bvh.BlasEstimate | None = None
-
-    @property
-    def facts(self) -> MeshFacts:
-        return self.cost.facts
-
-
 class Report(msgspec.Struct, frozen=True):
     """What every renderer and the TUI show. ``textures``/``meshes`` are priced at the first
-    quality tier and RT vendor of the settings; ``scenarios`` cover every combination."""
+    quality tier and RT vendor of the settings; ``scenarios`` cover every combination. A mesh's
+    row is its ``MeshCost`` (which holds its facts, ``facts``), with the first RT vendor's BLAS
+    estimate in ``blas`` (None without RT)."""
 
     root: Path
     settings: Settings
     textures: tuple[TextureRow, ...]
-    meshes: tuple[MeshRow, ...]
+    meshes: tuple[MeshCost, ...]
     findings: tuple[Finding, ...]
     scenarios: tuple[ScenarioResult, ...]
     acceleration: Mapping[str, bvh.AccelerationCost] = msgspec.field(default_factory=dict)
@@ -107,7 +97,7 @@ class LevelReport(msgspec.Struct, frozen=True):
 
     @property
     def mesh_bytes(self) -> int:
-        return sum(m.cost.buffer_bytes for m in self.report.meshes)
+        return sum(m.buffer_bytes for m in self.report.meshes)
 
 
 # --- evaluate (pure) -------------------------------------------------------------------
@@ -344,9 +334,10 @@ def _evaluate(scan: Scan, settings: Settings) -> Report:
         TextureRow(facts=facts, plan=cost.plan, cost=cost, used_by=users.get(facts.path, ()))
         for facts, cost in zip(scan.textures, planned[qualities[0]], strict=True)
     )
-    first_accel = acceleration.get(vendors[0]) if vendors else None
-    blas_by_path = dict(first_accel.per_mesh) if first_accel else {}
-    mesh_rows = tuple(MeshRow(cost=c, blas=blas_by_path.get(c.path)) for c in mesh_costs)
+    mesh_rows = mesh_costs  # the priced costs themselves without RT: no second object per mesh
+    if vendors:  # the first vendor's BLAS on a copy; the cached costs (``_meshes``) stay blas-free
+        blas_by_path = dict(acceleration[vendors[0]].per_mesh)  # a mesh without a BLAS keeps its cost
+        mesh_rows = tuple(c if (b := blas_by_path.get(c.path)) is None else evolve(c, blas=b) for c in mesh_costs)
     return Report(
         root=scan.root, settings=settings, textures=tex_rows, meshes=mesh_rows,
         findings=scan.findings + unused_textures(users, tex_rows) + unmatched_rules(scan, settings), scenarios=results,
