@@ -210,3 +210,16 @@ def test_a_switch_of_rt_vendor_leaves_the_cached_costs_blas_free():
         assert {m.blas.profile for m in rows if m.blas} == {vendor} and not any(r is o for r, o in zip(rows, off, strict=True))
     again = pipeline.evaluate(SCAN, pipeline.build_settings(make_config(), rt=["off"])).meshes
     assert again is off and all(m.blas is None for m in again)
+
+
+def test_a_platform_switch_with_ray_tracing_keeps_the_rows_with_blas():
+    """The rows with a vendor's BLAS are made once for that vendor: a platform switch gives the
+    same rows; another vendor makes its own, and coming back makes them again, equal."""
+    nvidia = pipeline.build_settings(make_config(), rt=["nvidia"])
+    first = pipeline.evaluate(SCAN, nvidia).meshes
+    mobile = pipeline.evaluate(SCAN, evolve(nvidia, policy=evolve(nvidia.policy, platform="mobile-astc"))).meshes
+    assert mobile is first and all(m.blas is not None and m.blas.profile == "nvidia" for m in first)
+    amd = pipeline.evaluate(SCAN, pipeline.build_settings(make_config(), rt=["amd"])).meshes
+    assert [m.blas.profile for m in amd if m.blas] == ["amd", "amd"]
+    back = pipeline.evaluate(SCAN, nvidia).meshes
+    assert back == first and back is not first
