@@ -12,7 +12,8 @@ from texbudget import findings, formats
 from texbudget.budget.assessment import budget_findings
 from texbudget.config import LimitsSection
 from texbudget.model import Budget, Finding, Severity, file_of
-from texbudget.pipeline import MeshRow, Report, TextureRow
+from texbudget.pipeline import Report, TextureRow
+from texbudget.sizing.meshes import MeshCost
 from texbudget.sizing.textures import full_mip_count
 from texbudget.units import human_bytes
 
@@ -58,7 +59,7 @@ def texture_limits(row: TextureRow, limits: LimitsSection) -> list[Finding]:
     return out
 
 
-def mesh_limits(row: MeshRow, limits: LimitsSection) -> list[Finding]:
+def mesh_limits(row: MeshCost, limits: LimitsSection) -> list[Finding]:
     cap = limits.max_triangles
     if cap is not None and row.facts.triangles > cap:
         return [findings.make(row.facts.path, "TB026", f"{row.facts.triangles:,} triangles > max_triangles {cap:,}")]

@@ -24,7 +24,6 @@ from texbudget.budget.settings import scenarios as budget_scenarios
 from texbudget.config import Config
 from texbudget.model import (
     Finding,
-    MeshFacts,
     Record,
     ScenarioResult,
     TextureCost,
@@ -64,25 +63,16 @@ class TextureRow(Record, frozen=True):
     used_by: tuple[str, ...] = ()
 
 
-class MeshRow(Record, frozen=True):
-    """A mesh of the report: its cost, which holds its facts (``facts``), and its BLAS."""
-
-    cost: MeshCost
-    blas: bvh.BlasEstimate | None = None
-
-    @property
-    def facts(self) -> MeshFacts:
-        return self.cost.facts
-
-
 class Report(msgspec.Struct, frozen=True):
     """What every renderer and the TUI show. ``textures``/``meshes`` are priced at the first
-    quality tier and RT vendor of the settings; ``scenarios`` cover every combination."""
+    quality tier and RT vendor of the settings; ``scenarios`` cover every combination. A mesh's
+    row is its ``MeshCost`` (which holds its facts, ``facts``), with the first RT vendor's BLAS
+    estimate in ``blas`` (None without RT)."""
 
     root: Path
     settings: Settings
     textures: tuple[TextureRow, ...]
-    meshes: tuple[MeshRow, ...]
+    meshes: tuple[MeshCost, ...]
     findings: tuple[Finding, ...]
     scenarios: tuple[ScenarioResult, ...]
     acceleration: Mapping[str, bvh.AccelerationCost] = msgspec.field(default_factory=dict)
@@ -107,7 +97,7 @@ class LevelReport(msgspec.Struct, frozen=True):
 
     @property
     def mesh_bytes(self) -> int:
-        return sum(m.cost.buffer_bytes for m in self.report.meshes)
+        return sum(m.buffer_bytes for m in self.report.meshes)
 
 
 # --- evaluate (pure) -------------------------------------------------------------------
@@ -243,20 +233,30 @@ def price_meshes(scan: Scan, settings: Settings) -> tuple[MeshCost, ...]:
     return tuple(out)
 
 
-#: The last scan's meshes priced, and their acceleration estimates by (vendor, compaction,
-#: RT LOD): one entry, like ``_prepared``. A platform or quality switch leaves the meshes as
+#: The last scan's meshes priced, their acceleration estimates by (vendor, compaction, RT
+#: LOD), and the mesh rows with the BLAS of the last such key a report showed (``_with_blas``):
+#: one entry, like ``_prepared``. A platform or quality switch leaves the meshes and rows as
 #: they were; a change of instances, vertex layout or skinning prices them again.
-_meshes: tuple[Scan, tuple, tuple[MeshCost, ...], dict[tuple, bvh.AccelerationCost]] | None = None
+_meshes: tuple[Scan, tuple, tuple[MeshCost, ...], dict[tuple, bvh.AccelerationCost],
+               dict[tuple, tuple[MeshCost, ...]]] | None = None
 
 
-def _priced_meshes(scan: Scan, settings: Settings) -> tuple[tuple[MeshCost, ...], dict[tuple, bvh.AccelerationCost]]:
+def _priced_meshes(scan: Scan, settings: Settings) -> tuple[
+        tuple[MeshCost, ...], dict[tuple, bvh.AccelerationCost], dict[tuple, tuple[MeshCost, ...]]]:
     global _meshes
     key = (settings.instances, settings.layout, settings.skinned_copy)
     last = _meshes
-    if last is not None and last[0] is scan and last[1] == key:
-        return last[2], last[3]
-    _meshes = (scan, key, price_meshes(scan, settings), {})
-    return _meshes[2], _meshes[3]
+    if last is None or last[0] is not scan or last[1] != key:
+        last = _meshes = (scan, key, price_meshes(scan, settings), {}, {})
+    return last[2], last[3], last[4]
+
+
+def _with_blas(costs: tuple[MeshCost, ...], acceleration: bvh.AccelerationCost) -> tuple[MeshCost, ...]:
+    """The mesh rows of a report with RT: each cost with its BLAS in ``acceleration`` on a
+    copy (the priced costs stay blas-free for the next switch); a mesh without one (a LOD
+    group's other members) is its cost."""
+    by_path = dict(acceleration.per_mesh)
+    return tuple(c if (b := by_path.get(c.path)) is None else evolve(c, blas=b) for c in costs)
 
 
 #: Roles an engine loads without a material (skies, probes, UI): never "unused".
@@ -324,12 +324,12 @@ def _evaluate(scan: Scan, settings: Settings) -> Report:
     scenarios = budget_scenarios(settings.budget, cards)
     qualities = list(dict.fromkeys(s.quality for s in scenarios)) or [settings.policy.quality]
     planned = {q: _plan_textures(scan, prepared, settings, q) for q in qualities}
-    mesh_costs, estimates = _priced_meshes(scan, settings)
+    mesh_costs, estimates, blas_rows = _priced_meshes(scan, settings)
     mesh_bytes = sum(m.buffer_bytes for m in mesh_costs)
     vendors = list(dict.fromkeys(s.rt for s in scenarios if s.rt != "off"))
+    keys = {v: (v, settings.budget.rt_compaction, settings.rt_lod) for v in vendors}
     acceleration = {}
-    for v in vendors:
-        key = (v, settings.budget.rt_compaction, settings.rt_lod)
+    for v, key in keys.items():
         if key not in estimates:
             estimates[key] = bvh.estimate_scene(v, mesh_costs, compaction=settings.budget.rt_compaction, rt_lod=settings.rt_lod)
         acceleration[v] = estimates[key]
@@ -344,9 +344,14 @@ def _evaluate(scan: Scan, settings: Settings) -> Report:
         TextureRow(facts=facts, plan=cost.plan, cost=cost, used_by=users.get(facts.path, ()))
         for facts, cost in zip(scan.textures, planned[qualities[0]], strict=True)
     )
-    first_accel = acceleration.get(vendors[0]) if vendors else None
-    blas_by_path = dict(first_accel.per_mesh) if first_accel else {}
-    mesh_rows = tuple(MeshRow(cost=c, blas=blas_by_path.get(c.path)) for c in mesh_costs)
+    mesh_rows = mesh_costs  # the priced costs themselves without RT: no second object per mesh
+    if vendors:  # with the first vendor's BLAS: made once for a key (the last key's kept)
+        first = keys[vendors[0]]
+        rows = blas_rows.get(first)
+        if rows is None:
+            blas_rows.clear()
+            rows = blas_rows[first] = _with_blas(mesh_costs, acceleration[vendors[0]])
+        mesh_rows = rows
     return Report(
         root=scan.root, settings=settings, textures=tex_rows, meshes=mesh_rows,
         findings=scan.findings + unused_textures(users, tex_rows) + unmatched_rules(scan, settings), scenarios=results,

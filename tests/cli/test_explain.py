@@ -18,9 +18,10 @@ from tests.readers import factories as fx
 from tests.readers.gltf_factories import GltfBuilder, png_bytes
 from texbudget import config, pipeline
 from texbudget.errors import UsageError
-from texbudget.pipeline import MeshRow, TextureRow
+from texbudget.pipeline import TextureRow
 from texbudget.report import explain
 from texbudget.scan.scene import read_scene
+from texbudget.sizing.meshes import MeshCost
 
 GOLDEN = Path(__file__).parent / "golden"
 REGENERATE = os.environ.get("REGENERATE") == "1"
@@ -266,7 +267,7 @@ def test_find_asset(scene, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(root.parent)
     assert explain.find_asset(report, "explain/textures/wall_albedo.ktx2") is wall
     mesh = explain.find_asset(report, "house.gltf#mesh/0")
-    assert isinstance(mesh, MeshRow)
+    assert isinstance(mesh, MeshCost)
     assert explain.find_asset(report, "house.gltf") is mesh  # the file holds one asset
     assert explain.find_asset(report, "props.glb") is None  # an image and a mesh: use find_assets
     assert [r.facts.path for r in explain.find_assets(report, "props.glb")] == ["props.glb#image/0", "props.glb#mesh/0"]

@@ -232,7 +232,7 @@ def test_csv_cells_never_start_a_formula(scene: Path) -> None:
         row = rows[i % len(rows)]
         rows.append(evolve(row, facts=evolve(row.facts, path=name), plan=evolve(row.plan, path=name)))
     mesh = report.meshes[0]
-    tricky = evolve(mesh, cost=evolve(mesh.cost, facts=evolve(mesh.facts, path="=cmd|x")))
+    tricky = evolve(mesh, facts=evolve(mesh.facts, path="=cmd|x"))
     report = evolve(report, textures=tuple(rows), meshes=(tricky, *report.meshes[1:]))
     parsed = list(csv_mod.DictReader(io.StringIO(csv_report.render(report), newline="")))
     paths = [r["path"] for r in parsed]
@@ -269,7 +269,7 @@ def test_json_entries_in_batches_with_names_msgspec_refuses(scene: Path, monkeyp
     (scene / "scene.gltf").write_text(json.dumps(gltf))
     fx.write(scene, "texbudget.toml", (CONFIG + '\n[meshes]\nlayout = ["position:f32x3", "normal:s8x4"]\n').encode())
     report = _report(scene)
-    assert len(report.textures) > 5 and report.meshes and all(m.blas and m.cost.engine_vertex_bytes for m in report.meshes)
+    assert len(report.textures) > 5 and report.meshes and all(m.blas and m.engine_vertex_bytes for m in report.meshes)
     assert any("\udcff" in m.facts.name for m in report.meshes)
     assert any("\udcff" in f.path for f in report.findings)
     data = json_report.report_dict(report)

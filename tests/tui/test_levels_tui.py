@@ -87,7 +87,7 @@ async def test_the_picker_switches_the_whole_screen_to_a_level_and_back():
         # the whole scan as `texbudget scan` counts it: the engine materials' textures used,
         # the meshes the levels place with every level's instances
         assert [(f.path, f.code) for f in app.report.findings] == [("textures/test/uv_checker.png", "TB006")]
-        assert {m.facts.path: m.cost.instances for m in app.report.meshes} == {
+        assert {m.facts.path: m.instances for m in app.report.meshes} == {
             p: MARKET_MESHES[p] + HARBOR_MESHES[p] for p in MARKET_MESHES}
         assert bar_text(app).startswith("whole scan │ platform desktop")
         assert app.screen.level == ("", "")
@@ -107,7 +107,7 @@ async def test_the_picker_switches_the_whole_screen_to_a_level_and_back():
         await choose(pilot, app, DEMO_OPTIONS[3])
         assert app.level == ("auto", "market")
         report = app.report
-        assert {m.facts.path: m.cost.instances for m in report.meshes} == MARKET_MESHES
+        assert {m.facts.path: m.instances for m in report.meshes} == MARKET_MESHES
         assert {t.facts.path for t in report.textures} == MARKET_TEXTURES
         assert report.scenarios[0].bytes["textures"] == MARKET_ALLOCATED
         assert report.findings == ()
@@ -126,7 +126,7 @@ async def test_the_picker_switches_the_whole_screen_to_a_level_and_back():
         app.evaluate_now()
         await settle(app, pilot)
         assert app.level == ("auto", "market") and app.report.scenarios[0].quality == "low"
-        assert {m.facts.path: m.cost.instances for m in app.report.meshes} == MARKET_MESHES
+        assert {m.facts.path: m.instances for m in app.report.meshes} == MARKET_MESHES
         assert len(scanner.calls) == 1
 
         # the picker marks the level in force; another level, then the whole scan again
@@ -136,7 +136,7 @@ async def test_the_picker_switches_the_whole_screen_to_a_level_and_back():
         await pilot.press("escape")
         await pilot.pause()
         await choose(pilot, app, DEMO_OPTIONS[2])
-        assert {m.facts.path: m.cost.instances for m in app.report.meshes} == HARBOR_MESHES
+        assert {m.facts.path: m.instances for m in app.report.meshes} == HARBOR_MESHES
         await choose(pilot, app, DEMO_OPTIONS[0])
         assert app.level is None and len(app.report.textures) == 15
         assert app.title == "texbudget: godot_demo" and len(scanner.calls) == 1
@@ -172,7 +172,7 @@ async def test_f5_keeps_the_level_and_a_level_that_is_gone_goes_back_to_the_whol
         await settle(app, pilot)
         assert len(scanner.calls) == 2 and app.resolutions == 2
         assert app.level == ("auto", "harbor")
-        assert {m.facts.path: m.cost.instances for m in app.report.meshes} == HARBOR_MESHES
+        assert {m.facts.path: m.instances for m in app.report.meshes} == HARBOR_MESHES
 
         (root / "levels" / "harbor.tscn").unlink()
         await pilot.press("f5")
@@ -190,7 +190,7 @@ async def test_tui_level_opens_on_the_level_and_offers_the_project_s_others():
         assert scanner.calls == [None]  # the whole project is scanned, not only the level's file
         assert app.level == ("auto", "market")  # the project's market now (it was read alone first)
         assert [s.source for s in app.level_sets] == ["auto"]
-        assert {m.facts.path: m.cost.instances for m in app.report.meshes} == MARKET_MESHES
+        assert {m.facts.path: m.instances for m in app.report.meshes} == MARKET_MESHES
         assert app.report.scenarios[0].bytes["textures"] == MARKET_ALLOCATED
         await pilot.press("m")
         await pilot.pause()
@@ -221,7 +221,7 @@ async def test_tui_level_shows_the_level_before_the_project_is_read():
                 break
         assert app.scanning and len(app.scan.files) == 0
         assert [s.source for s in app.level_sets] == ["path"] and app.level == ("path", "harbor")
-        assert {m.facts.path: m.cost.instances for m in app.report.meshes} == HARBOR_MESHES
+        assert {m.facts.path: m.instances for m in app.report.meshes} == HARBOR_MESHES
         gate.set()
         await settle(app, pilot)
         assert app.level == ("auto", "harbor") and app.resolutions == 1
@@ -320,7 +320,7 @@ async def test_the_watch_follows_what_the_chosen_level_loads(tmp_path):
         await settle(app, pilot)
         assert app.level_only == frozenset({"tex/iron.png"})
         await choose(pilot, app, "town: levels/town.tscn · 6 textures, 3 meshes (256 instances) · found")
-        assert {m.facts.path: m.cost.instances for m in app.report.meshes} == lp.TOWN_MESHES
+        assert {m.facts.path: m.instances for m in app.report.meshes} == lp.TOWN_MESHES
 
         def iron() -> int:
             return next(t.cost.allocated_bytes for t in app.report.textures if t.facts.path == "tex/iron.png")
@@ -336,6 +336,6 @@ async def test_the_watch_follows_what_the_chosen_level_loads(tmp_path):
         market = (root / "props" / "market.tscn").read_text()
         lp.write(tmp_path, "market.tscn", market + '\n[node name="B4" parent="." instance=ExtResource("1_b")]\n')
         os.replace(tmp_path / "market.tscn", root / "props" / "market.tscn")
-        await wait_for(app, pilot, lambda: dict((m.facts.path, m.cost.instances) for m in app.report.meshes)
+        await wait_for(app, pilot, lambda: dict((m.facts.path, m.instances) for m in app.report.meshes)
                        .get("meshes/barrel.tres#mesh/0") == 5)
         assert app.level == ("auto", "town") and (app.resolutions, app.rescans) == (3, 1)

@@ -9,7 +9,9 @@ import pytest
 
 from texbudget import config as config_mod
 from texbudget import pipeline
+from texbudget.model import evolve
 from texbudget.scan.scene import Scan, read_scene
+from texbudget.sizing.meshes import MeshCost
 from texbudget.tui import browse, scanning, state
 
 from .conftest import SCAN, make_config
@@ -36,7 +38,7 @@ def test_rows_carry_raw_values(report):
     mesh = by["level.glb#mesh/1"]
     assert (mesh.name, mesh.folder, mesh.kind, mesh.dims, mesh.pixels, mesh.mips, mesh.instances) == (
         "#mesh/1", "level.glb", "mesh", "20,000 tris", 20_000, 0, 6)
-    total = sum(t.cost.allocated_bytes for t in report.textures) + sum(m.cost.buffer_bytes for m in report.meshes)
+    total = sum(t.cost.allocated_bytes for t in report.textures) + sum(m.buffer_bytes for m in report.meshes)
     assert b.total_bytes == b.shown_bytes == total
     assert wall.share == pytest.approx(22_413_312 / total)
     assert by["textures/props/crate_albedo.png"].used_by == ("level.glb#material/0",)
@@ -157,14 +159,67 @@ def test_merge_replaces_what_a_file_gave_and_keeps_the_rest():
 def test_a_settings_switch_reuses_the_meshes_but_an_instance_change_prices_them_again():
     """evaluate keeps the last scan's mesh costs for a platform or quality switch; any change
     of instances (or layout) prices them again, and going back gives the first numbers."""
-    from texbudget.model import evolve
-
-    base = pipeline.build_settings(make_config())
+    base = pipeline.build_settings(make_config(), rt=["off"])  # no BLAS: the rows are the costs
     first = pipeline.evaluate(SCAN, base)
     switched = pipeline.evaluate(SCAN, evolve(base, policy=evolve(base.policy, platform="mobile-astc")))
-    assert [m.cost for m in switched.meshes] == [m.cost for m in first.meshes]
-    assert switched.meshes[0].cost is first.meshes[0].cost  # the same objects: not priced again
+    assert switched.meshes is first.meshes  # the same objects: not priced again
     more = pipeline.evaluate(SCAN, evolve(base, instances=(("*", 7),)))
-    assert {m.cost.instances for m in more.meshes} == {7}
+    assert {m.instances for m in more.meshes} == {7}
     back = pipeline.evaluate(SCAN, base)
-    assert [m.cost for m in back.meshes] == [m.cost for m in first.meshes]
+    assert back.meshes == first.meshes and back.meshes[0] is not first.meshes[0]
+
+
+#: The fixed scene's meshes: (path, buffer bytes, instances), stored bytes (32 B a vertex, u32 indices).
+MESH_COSTS = [("level.glb#mesh/0", 32 * 14 + 12 * 12, 40), ("level.glb#mesh/1", 32 * 20_002 + 12 * 20_000, 6)]
+
+
+def test_without_ray_tracing_the_mesh_rows_are_the_priced_costs_themselves():
+    """No RT vendor: a report's mesh rows are the priced ``MeshCost``s, no BLAS, no second
+    object per mesh; a switch that keeps the pricing gives the very same tuple."""
+    settings = pipeline.build_settings(make_config(), rt=["off"])
+    report = pipeline.evaluate(SCAN, settings)
+    assert type(report.meshes[0]) is MeshCost and report.meshes == pipeline.price_meshes(SCAN, settings)
+    assert [(m.path, m.buffer_bytes, m.instances, m.blas) for m in report.meshes] == [(*c, None) for c in MESH_COSTS]
+    assert [m.facts for m in report.meshes] == list(SCAN.meshes) and report.meshes[1].facts is SCAN.meshes[1]
+    other = pipeline.evaluate(SCAN, evolve(settings, policy=evolve(settings.policy, platform="mobile-astc")))
+    assert other.meshes is report.meshes
+
+
+def test_with_ray_tracing_each_mesh_row_carries_the_first_vendors_blas():
+    """With RT the rows are the costs with the first vendor's BLAS estimate (AMD here: 512 +
+    60 B a triangle compacted, 256-byte aligned), the acceleration's own per-mesh estimates."""
+    base = pipeline.build_settings(make_config(), rt=["off"])
+    plain = pipeline.evaluate(SCAN, base).meshes
+    report = pipeline.evaluate(SCAN, pipeline.build_settings(make_config(), rt=["amd", "nvidia"]))
+    assert list(report.acceleration) == ["amd", "nvidia"]
+    assert [(m.path, m.buffer_bytes, m.instances) for m in report.meshes] == MESH_COSTS
+    assert [(m.blas.profile, m.blas.resident_bytes) for m in report.meshes if m.blas] == [("amd", 1_280), ("amd", 1_200_640)]
+    assert [m.blas for m in report.meshes] == [b for _, b in report.acceleration["amd"].per_mesh]
+    assert [evolve(m, blas=None) for m in report.meshes] == list(plain)
+    assert all(m.facts is p.facts for m, p in zip(report.meshes, plain, strict=True))
+    nvidia = pipeline.evaluate(SCAN, pipeline.build_settings(make_config(), rt=["nvidia"]))
+    assert [m.blas.resident_bytes for m in nvidia.meshes if m.blas] == [768, 520_448]  # 256 + 26 B a triangle
+
+
+def test_a_switch_of_rt_vendor_leaves_the_cached_costs_blas_free():
+    """The BLAS goes on a copy: after reports with AMD and NVIDIA, the report without RT still
+    gets the first priced costs, the same objects, without a BLAS."""
+    off = pipeline.evaluate(SCAN, pipeline.build_settings(make_config(), rt=["off"])).meshes
+    for vendor in ("amd", "nvidia", "amd"):
+        rows = pipeline.evaluate(SCAN, pipeline.build_settings(make_config(), rt=[vendor])).meshes
+        assert {m.blas.profile for m in rows if m.blas} == {vendor} and not any(r is o for r, o in zip(rows, off, strict=True))
+    again = pipeline.evaluate(SCAN, pipeline.build_settings(make_config(), rt=["off"])).meshes
+    assert again is off and all(m.blas is None for m in again)
+
+
+def test_a_platform_switch_with_ray_tracing_keeps_the_rows_with_blas():
+    """The rows with a vendor's BLAS are made once for that vendor: a platform switch gives the
+    same rows; another vendor makes its own, and coming back makes them again, equal."""
+    nvidia = pipeline.build_settings(make_config(), rt=["nvidia"])
+    first = pipeline.evaluate(SCAN, nvidia).meshes
+    mobile = pipeline.evaluate(SCAN, evolve(nvidia, policy=evolve(nvidia.policy, platform="mobile-astc"))).meshes
+    assert mobile is first and all(m.blas is not None and m.blas.profile == "nvidia" for m in first)
+    amd = pipeline.evaluate(SCAN, pipeline.build_settings(make_config(), rt=["amd"])).meshes
+    assert [m.blas.profile for m in amd if m.blas] == ["amd", "amd"]
+    back = pipeline.evaluate(SCAN, nvidia).meshes
+    assert back == first and back is not first

@@ -33,7 +33,8 @@ from __future__ import annotations
 import csv
 import io
 
-from texbudget.pipeline import MeshRow, Report, TextureRow
+from texbudget.pipeline import Report, TextureRow
+from texbudget.sizing.meshes import MeshCost
 
 COLUMNS: tuple[str, ...] = (
     "kind", "path", "width", "height", "depth", "layers", "faces", "levels",
@@ -42,11 +43,11 @@ COLUMNS: tuple[str, ...] = (
 )
 
 
-def counted_bytes(row: TextureRow | MeshRow) -> int:
+def counted_bytes(row: TextureRow | MeshCost) -> int:
     """What the budget counts for one asset: allocated bytes or mesh buffer bytes."""
     if isinstance(row, TextureRow):
         return row.cost.allocated_bytes
-    return row.cost.buffer_bytes
+    return row.buffer_bytes
 
 
 def _share(n: int, total: int) -> str:
@@ -74,12 +75,12 @@ def texture_row(row: TextureRow, total: int) -> dict[str, object]:
     }
 
 
-def mesh_row(row: MeshRow, total: int) -> dict[str, object]:
-    m, c = row.facts, row.cost
+def mesh_row(row: MeshCost, total: int) -> dict[str, object]:
+    m = row.facts
     return {
-        "kind": "mesh", "path": safe_text(m.path), "share_pct": _share(c.buffer_bytes, total),
-        "decided_by": safe_text(c.basis), "triangles": m.triangles, "instances": c.instances,
-        "buffer_bytes": c.buffer_bytes, "blas_bytes": "" if row.blas is None else row.blas.resident_bytes,
+        "kind": "mesh", "path": safe_text(m.path), "share_pct": _share(row.buffer_bytes, total),
+        "decided_by": safe_text(row.basis), "triangles": m.triangles, "instances": row.instances,
+        "buffer_bytes": row.buffer_bytes, "blas_bytes": "" if row.blas is None else row.blas.resident_bytes,
     }
 
 

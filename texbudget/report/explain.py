@@ -37,15 +37,15 @@ from texbudget.model import (
     file_of,
     is_part,
 )
-from texbudget.pipeline import MeshRow, Report, TextureRow
+from texbudget.pipeline import Report, TextureRow
 from texbudget.readers.sidecars import read_engine_import
 from texbudget.report.text import printable
 from texbudget.sizing import bvh
-from texbudget.sizing.meshes import DEFAULT_LAYOUT, VertexLayout, price_mesh
+from texbudget.sizing.meshes import DEFAULT_LAYOUT, MeshCost, VertexLayout, price_mesh
 from texbudget.sizing.textures import mip_chain
 from texbudget.units import human_bytes
 
-Row = TextureRow | MeshRow
+Row = TextureRow | MeshCost  # a report's texture row, or its mesh row (the mesh's cost)
 
 MODES = {0: "points", 1: "lines", 2: "line loop", 3: "line strip", 4: "triangles", 5: "triangle strip", 6: "triangle fan"}
 _CTYPES = {"FLOAT": "f32", "HALF_FLOAT": "f16", "UNSIGNED_INT": "u32", "INT": "s32", "UNSIGNED_SHORT": "u16",
@@ -319,23 +319,23 @@ def _layout_name(layout: VertexLayout) -> str:
     return ", ".join(f"{n} {_CTYPES.get(t, t)}x{c}" for n, t, c in layout.attributes)
 
 
-def _blas_rows(row: MeshRow, report: Report) -> list[bvh.BlasEstimate]:
+def _blas_rows(c: MeshCost, report: Report) -> list[bvh.BlasEstimate]:
     compaction = report.settings.budget.rt_compaction
-    return [bvh.estimate_blas(p, row.cost.triangles, dynamic=row.cost.dynamic, compaction=compaction,
-                              geometries=row.cost.geometries) for p in bvh.load_profiles().values()]
+    return [bvh.estimate_blas(p, c.triangles, dynamic=c.dynamic, compaction=compaction,
+                              geometries=c.geometries) for p in bvh.load_profiles().values()]
 
 
-def _engine_layout(row: MeshRow, report: Report) -> tuple[VertexLayout, str, Any]:
+def _engine_layout(c: MeshCost, report: Report) -> tuple[VertexLayout, str, Any]:
     layout = report.settings.layout
     which = "configured [meshes] layout"
     if layout is None:
         layout, which = DEFAULT_LAYOUT, "default layout (no [meshes] layout configured)"
-    return layout, which, price_mesh(row.facts, row.cost.instances, layout)
+    return layout, which, price_mesh(c.facts, c.instances, layout)
 
 
-def explain_mesh(row: MeshRow, report: Report) -> str:
-    """The explain text of one mesh."""
-    m, c = row.facts, row.cost
+def explain_mesh(c: MeshCost, report: Report) -> str:
+    """The explain text of one mesh (its row in the report: its cost)."""
+    m = c.facts
     out = [f"{m.path} (mesh{', ' + repr(m.name) if m.name else ''})", "", "Facts (from the file):"]
     out += _kv([
         ("source", m.source), ("primitives", len(m.primitives)), ("vertices", f"{m.vertices:,}"),
@@ -354,7 +354,7 @@ def explain_mesh(row: MeshRow, report: Report) -> str:
         ) if x]
         out.append(f"  {i:>3}  {MODES.get(prim.mode, f'mode {prim.mode}'):<14} {prim.vertex_count:>10,} {prim.index_count:>10,} "
                    f"{itype:>4} {prim.triangles:>10,}  {attrs}" + (f"; {'; '.join(extra)}" if extra else ""))
-    layout, which, engine_cost = _engine_layout(row, report)
+    layout, which, engine_cost = _engine_layout(c, report)
     stored = m.vertex_bytes + m.index_bytes + m.morph_bytes
     out += ["", "Buffers:"]
     out += _kv([
@@ -376,8 +376,8 @@ def explain_mesh(row: MeshRow, report: Report) -> str:
     out += ["", f"Ray tracing: one BLAS shared by every instance ({kind}; {c.triangles:,} triangles, {c.geometries} geometr{'ies' if c.geometries != 1 else 'y'}).",
             "Estimates from each profile's published measurements; sizes 256-byte aligned.",
             f"  {'profile':<14} {'prebuild':>12} {'compacted':>12} {'scratch':>12} {'resident':>12}  source"]
-    for b in _blas_rows(row, report):
-        mark = "  ← in this report" if row.blas is not None and row.blas.profile == b.profile else ""
+    for b in _blas_rows(c, report):
+        mark = "  ← in this report" if c.blas is not None and c.blas.profile == b.profile else ""
         out.append(f"  {b.profile:<14} {b.prebuild_bytes:>12,} {b.compacted_bytes:>12,} {b.scratch_bytes:>12,} "
                    f"{b.resident_bytes:>12,}  {b.source.split(':', 1)[0]}{mark}")
     out += _findings_lines(_findings_for(report, m.path))
@@ -440,8 +440,8 @@ def explain_json(row: Row, report: Report, engine: EngineImport | None = None) -
             "alternatives": [asdict(a) for a in alternatives(p, row.facts, platform=report.settings.policy.platform, model=model)],
             "findings": found,
         }
-    m, mc = row.facts, row.cost
-    layout, _, engine_cost = _engine_layout(row, report)
+    m, mc = row.facts, row
+    layout, _, engine_cost = _engine_layout(mc, report)
     return {
         "kind": "mesh",
         "path": m.path,
@@ -458,8 +458,8 @@ def explain_json(row: Row, report: Report, engine: EngineImport | None = None) -
             "basis": mc.basis,
         },
         "instances": mc.instances,
-        "blas": [asdict(b) for b in _blas_rows(row, report)],
-        "blas_in_report": None if row.blas is None else row.blas.profile,
+        "blas": [asdict(b) for b in _blas_rows(mc, report)],
+        "blas_in_report": None if mc.blas is None else mc.blas.profile,
         "findings": found,
     }
 

@@ -19,8 +19,9 @@ import msgspec
 
 from texbudget import __version__, formats
 from texbudget.model import Finding, ScenarioResult
-from texbudget.pipeline import MeshRow, Report, TextureRow
+from texbudget.pipeline import Report, TextureRow
 from texbudget.report.sizes import mips_json
+from texbudget.sizing.meshes import MeshCost
 
 SCHEMA = 1
 
@@ -58,8 +59,8 @@ def texture_entry(row: TextureRow) -> dict[str, Any]:
     }
 
 
-def mesh_entry(row: MeshRow) -> dict[str, Any]:
-    m, c, b = row.facts, row.cost, row.blas
+def mesh_entry(c: MeshCost) -> dict[str, Any]:
+    m, b = c.facts, c.blas
     return {
         "path": m.path,
         "name": m.name,
@@ -140,7 +141,7 @@ def levels_entries(report: Report) -> list[dict[str, Any]]:
         "meshes": len(lv.report.meshes),
         "texture_bytes": lv.texture_bytes,
         "mesh_bytes": lv.mesh_bytes,
-        "instances": sum(m.cost.instances for m in lv.report.meshes),
+        "instances": sum(m.instances for m in lv.report.meshes),
         "scenarios": [scenario_entry(s) for s in lv.report.scenarios],
     } for lv in report.levels]
 
@@ -178,8 +179,8 @@ def _report_dict(report: Report, textures: Any, meshes: Any, findings: Any) -> d
         "summary": {
             "textures": len(report.textures),
             "meshes": len(report.meshes),
-            "instances": sum(m.cost.instances for m in report.meshes),
-            "triangles_instanced": sum(m.cost.triangles * m.cost.instances for m in report.meshes),
+            "instances": sum(m.instances for m in report.meshes),
+            "triangles_instanced": sum(m.triangles * m.instances for m in report.meshes),
             "findings": len(report.findings),
         },
     }
@@ -403,12 +404,12 @@ class _Meshes:
     def __init__(self) -> None:
         self.words = _Words()
 
-    def __call__(self, rows: Sequence[MeshRow], string: Callable[[str], bytes]) -> list[bytes]:
+    def __call__(self, rows: Sequence[MeshCost], string: Callable[[str], bytes]) -> list[bytes]:
         words = self.words
         out: list[bytes] = []
         add = out.append
-        for row in rows:
-            m, c, b = row.facts, row.cost, row.blas
+        for c in rows:
+            m, b = c.facts, c.blas
             vertex, index = c.engine_vertex_bytes, c.engine_index_bytes
             blas = b"null" if b is None else _BLAS % (
                 words[b.profile], b.prebuild_bytes, b.compacted_bytes, b.scratch_bytes, words[b.source])

@@ -77,7 +77,7 @@ def loads(level: LevelReport) -> str:
     quality (ignored ones not counted), meshes with their instances."""
     rows = [t for t in level.report.textures if not t.plan.ignored]
     content = sum(t.cost.gpu_bytes for t in rows)
-    instances = sum(m.cost.instances for m in level.report.meshes)
+    instances = sum(m.instances for m in level.report.meshes)
     return (f"{len(level.report.textures):,} textures ({human_bytes(content)} content, "
             f"{human_bytes(level.texture_bytes)} allocated), {len(level.report.meshes):,} meshes ({instances:,} instances)")
 
@@ -85,8 +85,8 @@ def loads(level: LevelReport) -> str:
 def placed(level: LevelReport) -> tuple[list[tuple[str, ...]], str]:
     """The meshes the level places, most instances first (then by path): (instances, mesh,
     buffer bytes) rows, and the line for the rows left out ("" when none is)."""
-    meshes = sorted(level.report.meshes, key=lambda m: (-m.cost.instances, m.facts.path))
-    rows: list[tuple[str, ...]] = [(f"{m.cost.instances:,}", m.facts.path, human_bytes(m.cost.buffer_bytes))
+    meshes = sorted(level.report.meshes, key=lambda m: (-m.instances, m.facts.path))
+    rows: list[tuple[str, ...]] = [(f"{m.instances:,}", m.facts.path, human_bytes(m.buffer_bytes))
                                    for m in meshes[:MAX_PLACED_ROWS]]
     rest = len(meshes) - len(rows)
     return rows, (f"… and {rest} more mesh{'es' if rest != 1 else ''} (--format json lists every one)" if rest else "")

@@ -67,7 +67,7 @@ def category_table(scenarios: Sequence[ScenarioResult]) -> list[str]:
 def top_assets(report: Report, n: int = TOP) -> list[str]:
     items = [(t.cost.allocated_bytes, t.facts.path, f"{t.facts.width}x{t.facts.height}", t.plan.gpu_format, t.plan.decided_by)
              for t in report.textures if not t.plan.ignored]
-    items += [(m.cost.buffer_bytes, m.facts.path, f"{m.facts.triangles:,} tris ×{m.cost.instances}", "mesh", m.cost.basis)
+    items += [(m.buffer_bytes, m.facts.path, f"{m.facts.triangles:,} tris ×{m.instances}", "mesh", m.basis)
               for m in report.meshes]
     if not items:
         return ["_No assets._"]

@@ -94,12 +94,12 @@ def top_assets(report: Report, n: int = 10) -> list[str]:
     """The ``n`` largest textures and meshes (ties: by path), with each one's share of them all.
     Only those ``n`` are formatted: a scene of 100,000 assets has 10 lines to show."""
     textures = [t for t in report.textures if not t.plan.ignored]
-    total = sum(t.cost.allocated_bytes for t in textures) + sum(m.cost.buffer_bytes for m in report.meshes) or 1
+    total = sum(t.cost.allocated_bytes for t in textures) + sum(m.buffer_bytes for m in report.meshes) or 1
     # (-size, path, k): the largest first, then by path, then textures before meshes in their
     # order; made one at a time for the heap, not listed (at 100k assets a list of them all
     # took 15 MiB at the report's peak)
     keyed = itertools.chain(((-t.cost.allocated_bytes, t.facts.path, k) for k, t in enumerate(textures)),
-                            ((-m.cost.buffer_bytes, m.facts.path, -1 - k) for k, m in enumerate(report.meshes)))
+                            ((-m.buffer_bytes, m.facts.path, -1 - k) for k, m in enumerate(report.meshes)))
     lines = [f"{'VRAM':>11} {'share':>6}  {'asset':<44} {'size':<22} {'format':<18} why"]
     for neg_size, path, k in heapq.nsmallest(n, keyed):
         if k >= 0:
@@ -107,7 +107,7 @@ def top_assets(report: Report, n: int = 10) -> list[str]:
             dims, fmt, why = f"{t.facts.width}x{t.facts.height}", t.plan.gpu_format, t.plan.decided_by
         else:
             m = report.meshes[-1 - k]
-            dims, fmt, why = f"{m.facts.triangles:,} tris x{m.cost.instances}", "mesh", m.cost.basis
+            dims, fmt, why = f"{m.facts.triangles:,} tris x{m.instances}", "mesh", m.basis
         lines.append(f"{human_bytes(-neg_size):>11} {100 * -neg_size / total:>5.1f}%  {path:<44} {dims:<22} {fmt:<18} {why}")
     return lines
 

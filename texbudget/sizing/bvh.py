@@ -28,7 +28,7 @@ from typing import Any
 
 import msgspec
 
-from texbudget.sizing.meshes import MeshCost
+from texbudget.sizing.meshes import BlasEstimate, MeshCost
 
 #: D3D12_RAYTRACING_ACCELERATION_STRUCTURE_BYTE_ALIGNMENT; Vulkan's AS offset rule.
 AS_ALIGNMENT = 256
@@ -315,23 +315,6 @@ def _resolve(profile: BvhProfile | str) -> BvhProfile:
 
 
 # --- estimates -----------------------------------------------------------------------------
-
-
-class BlasEstimate(msgspec.Struct, frozen=True):
-    """One BLAS, every size aligned to 256 bytes. ``resident_bytes`` is the compacted size for
-    a static mesh when compaction is on, else the prebuild size; ``compacted`` says which."""
-
-    triangles: int
-    prebuild_bytes: int
-    compacted_bytes: int
-    scratch_bytes: int
-    update_scratch_bytes: int  # 0 unless dynamic (DXR: 0 without ALLOW_UPDATE)
-    resident_bytes: int
-    compacted: bool
-    dynamic: bool
-    profile: str
-    source: str
-    estimate: bool = True
 
 
 def estimate_blas(profile: BvhProfile | str, triangles: int, *, dynamic: bool = False,

@@ -92,6 +92,26 @@ def lod_of(name: str) -> tuple[str, int] | None:
     return m.group("base"), int(m.group("lod"))
 
 
+class BlasEstimate(msgspec.Struct, frozen=True):
+    """One BLAS, every size aligned to 256 bytes. ``resident_bytes`` is the compacted size for
+    a static mesh when compaction is on, else the prebuild size; ``compacted`` says which.
+    ``sizing.bvh`` makes them (``bvh.estimate_blas``, also named ``bvh.BlasEstimate``); it is
+    defined here because a report's mesh row, its ``MeshCost``, carries one (``blas``), and
+    ``bvh`` imports this module."""
+
+    triangles: int
+    prebuild_bytes: int
+    compacted_bytes: int
+    scratch_bytes: int
+    update_scratch_bytes: int  # 0 unless dynamic (DXR: 0 without ALLOW_UPDATE)
+    resident_bytes: int
+    compacted: bool
+    dynamic: bool
+    profile: str
+    source: str
+    estimate: bool = True
+
+
 class MeshCost(Record, frozen=True):
     """What one mesh costs. ``buffer_bytes`` is what the budget counts, ``basis`` says how.
 
@@ -100,7 +120,11 @@ class MeshCost(Record, frozen=True):
     ``skinned``, ``lod``, ``lod_group``) and what follows from them alone (``dynamic``,
     ``geometries``) are read from its ``facts``, not copied: a report holds a cost per mesh,
     140,000 of them for the 100k-file ``glb`` benchmark tree, and the eleven copies made each
-    cost 80 bytes more, the two others 16 (``benchmarks/README.md``)."""
+    cost 80 bytes more, the two others 16 (``benchmarks/README.md``).
+
+    A report's mesh rows are its costs (``pipeline.Report.meshes``): ``blas`` is the BLAS
+    estimate of the report's first RT vendor, None when no vendor is on (the priced costs
+    themselves, blas-free, are the rows then: no second object per mesh)."""
 
     facts: MeshFacts
     engine_vertex_bytes: int | None  # with a configured layout, else None
@@ -109,6 +133,7 @@ class MeshCost(Record, frozen=True):
     basis: str  # "stored" or "engine layout"
     instances: int = 1
     skinned_copy_bytes: int = 0  # included in buffer_bytes
+    blas: BlasEstimate | None = None
 
     @property
     def dynamic(self) -> bool:

@@ -90,7 +90,7 @@ def matches(row: AssetRow, query: str) -> bool:
 
 
 def rows_of(report: Report) -> tuple[tuple[AssetRow, ...], int]:
-    total = sum(t.cost.allocated_bytes for t in report.textures) + sum(m.cost.buffer_bytes for m in report.meshes)
+    total = sum(t.cost.allocated_bytes for t in report.textures) + sum(m.buffer_bytes for m in report.meshes)
     scale = total or 1
     rows: list[AssetRow] = []
     for t in report.textures:
@@ -108,8 +108,8 @@ def rows_of(report: Report) -> tuple[tuple[AssetRow, ...], int]:
         folder, name = split(m.facts.path)
         rows.append(AssetRow(
             key=m.facts.path, name=name, folder=folder, kind="mesh", dims=f"{m.facts.triangles:,} tris",
-            pixels=m.facts.triangles, format="mesh", mips=0, vram_bytes=m.cost.buffer_bytes,
-            share=m.cost.buffer_bytes / scale, used_by=(), mesh=True, instances=m.cost.instances,
+            pixels=m.facts.triangles, format="mesh", mips=0, vram_bytes=m.buffer_bytes,
+            share=m.buffer_bytes / scale, used_by=(), mesh=True, instances=m.instances,
         ))
     return tuple(rows), total
 

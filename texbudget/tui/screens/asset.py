@@ -18,8 +18,9 @@ from textual.screen import Screen
 from textual.widgets import Checkbox, DataTable, Footer, Label, Select, Static
 
 from texbudget import alternatives as alt_mod
-from texbudget.pipeline import MeshRow, Report, TextureRow
+from texbudget.pipeline import Report, TextureRow
 from texbudget.report.text import printable
+from texbudget.sizing.meshes import MeshCost
 from texbudget.tui.host import ScreenHost
 from texbudget.tui.widgets.cells import Cell, bytes_cell, right
 from texbudget.tui.widgets.keyed import KeyedTable
@@ -31,7 +32,7 @@ NO_CAP = "none"
 LIFT_CAP = 65536
 
 
-def find_row(report: Report | None, key: str) -> TextureRow | MeshRow | None:
+def find_row(report: Report | None, key: str) -> TextureRow | MeshCost | None:
     if report is None:
         return None
     for t in report.textures:
@@ -84,8 +85,9 @@ def texture_facts_table(row: TextureRow) -> Table:
     return t
 
 
-def mesh_facts_table(row: MeshRow) -> Table:
-    f, c = row.facts, row.cost
+def mesh_facts_table(c: MeshCost) -> Table:
+    """A mesh's row in the report (its cost, with its facts and the first RT vendor's BLAS)."""
+    f = c.facts
     t = _facts_table()
     t.add_row("mesh", f"{f.name or '(unnamed)'}, {len(f.primitives)} primitive{'s' if len(f.primitives) != 1 else ''}, source {f.source}")
     t.add_row("geometry", f"{f.vertices:,} vertices, {f.triangles:,} triangles, {f.indices:,} indices"
@@ -93,8 +95,8 @@ def mesh_facts_table(row: MeshRow) -> Table:
     t.add_row("instances", f"{c.instances:,}")
     t.add_row("buffers", f"vertex {human_bytes(c.vertex_bytes)}, index {human_bytes(c.index_bytes)}, morph {human_bytes(c.morph_bytes)} ({c.basis})")
     t.add_row("bytes", Text(f"{human_bytes(c.buffer_bytes)} in VRAM", style="bold"))
-    if row.blas is not None:
-        b = row.blas
+    if c.blas is not None:
+        b = c.blas
         t.add_row("BLAS", f"{human_bytes(b.resident_bytes)} resident ({'compacted' if b.compacted else 'prebuild'}), "
                   f"scratch {human_bytes(b.scratch_bytes)}, {b.profile} (estimate: {b.source})")
     return t
@@ -163,7 +165,7 @@ class AssetScreen(Screen):
             facts.update(Text("this asset is not in the scan any more (removed or renamed)", style="bold red"))
             return
         assert report is not None  # find_row found the row in it
-        if isinstance(row, MeshRow):
+        if isinstance(row, MeshCost):
             facts.update(mesh_facts_table(row))
             self.query_one("#whatif").display = False
             self.query_one("#asset-tables").display = False
