@@ -296,6 +296,27 @@ def test_hit_only_while_the_signature_matches(tmp_path):
         assert (cache.hits, cache.misses, cache.stored) == (1, 2, 2)
 
 
+def test_a_lookup_of_signatures_hits_as_a_dict_of_their_strings(tmp_path):
+    """A lookup of a scan's ``Signatures`` (a file's columns read inline) gives what a dict of
+    the same strings gives: for a file in the columns, one with sidecars, one whose numbers
+    the columns cannot hold, one never put (vanished), and entries not asked for."""
+    files = ["a.png", "b.png", "old.png", "gone.png"]
+    stats = {"a.png": (stat(10, 20, 30), []), "b.png": (stat(11, 21, 31), [stat(1, 2, 3)]),
+             "old.png": (stat(12, -5, 32), [])}
+    sigs = cache_mod.Signatures(files)
+    for rel, (st, sides) in stats.items():
+        sigs.put(files.index(rel), st, sides)
+    with Cache.open(tmp_path) as cache:
+        for rel, (st, sides) in stats.items():
+            entry_row(cache, rel, cache_mod.signature(st, sides))
+        for rel in ("gone.png", "other.png"):
+            entry_row(cache, rel, "1:1:1")
+        assert sorted(cache.lookup(dict(sigs))) == sorted(cache.lookup(sigs)) == ["a.png", "b.png", "old.png"]
+        entry_row(cache, "a.png", "10:20:31")  # its ctime
+        entry_row(cache, "b.png", "11:21:31")  # without its sidecar
+        assert sorted(cache.lookup(sigs)) == ["old.png"] and (cache.hits, cache.misses) == (7, 2)
+
+
 @pytest.mark.parametrize("changed", ["size", "mtime", "ctime", "sidecar added", "sidecar changed"])
 def test_each_part_of_the_signature_invalidates(tmp_path, changed):
     base = cache_mod.signature(stat(10, 20, 30), [stat(1, 2, 3)])

@@ -171,29 +171,33 @@ class _Gathered:
         # (4-byte ints; per file and kind a start and a count were 3.2 MiB at 100k files)
         self.at = tuple(array("I") for _ in range(4))
         self.ends = tuple(array("I") for _ in range(4))
+        self.last = [-1] * 4  # per kind: the position of the file that gave some last
         self.mixed = [False] * 4  # per kind: a file came after one that comes later in ``files``
         self.engine: list[tuple[int, str, EngineImport]] = []
 
     def take(self, rel: str, result: ReadResult, engine: object) -> None:
         i = self.position[rel]
-        at, ends = self.at, self.ends
+        at, ends, last = self.at, self.ends, self.last
         if result.textures:
             self.textures += result.textures
-            if (positions := at[0]) and positions[-1] > i:
+            if i < last[0]:
                 self.mixed[0] = True
-            positions.append(i)
+            last[0] = i
+            at[0].append(i)
             ends[0].append(len(self.textures))
         if result.meshes:
             self.meshes += result.meshes
-            if (positions := at[1]) and positions[-1] > i:
+            if i < last[1]:
                 self.mixed[1] = True
-            positions.append(i)
+            last[1] = i
+            at[1].append(i)
             ends[1].append(len(self.meshes))
         if result.scenes:
             self.scenes += result.scenes
-            if (positions := at[2]) and positions[-1] > i:
+            if i < last[2]:
                 self.mixed[2] = True
-            positions.append(i)
+            last[2] = i
+            at[2].append(i)
             ends[2].append(len(self.scenes))
         findings = result.findings
         if isinstance(engine, Finding):
@@ -203,9 +207,10 @@ class _Gathered:
             findings += engine.findings
         if findings:
             self.findings += findings
-            if (positions := at[3]) and positions[-1] > i:
+            if i < last[3]:
                 self.mixed[3] = True
-            positions.append(i)
+            last[3] = i
+            at[3].append(i)
             ends[3].append(len(self.findings))
 
     def ordered(self) -> tuple[list[TextureFacts], list[MeshFacts], list[SceneFacts], list[Finding], dict[str, EngineImport]]:
