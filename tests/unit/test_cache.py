@@ -399,6 +399,26 @@ def test_prune_after_a_lookup_of_the_whole_table_does_not_read_it_again(tmp_path
         assert _rels(cache) == {"a.png"}
 
 
+def test_prune_keeping_the_table_of_the_signatures_looked_up_reads_nothing(tmp_path):
+    """A scan prunes with the path -> position table its Signatures are by: every path asked
+    for is kept without going through them, and the table's others not kept are deleted."""
+    files = ["a.png", "b.png", "c.png"]
+    position = {rel: i for i, rel in enumerate(files)}
+    sigs = cache_mod.Signatures(files, position)
+    for i in range(2):  # c.png vanished
+        sigs.put(i, stat(1, 1, 1))
+    with Cache.open(tmp_path) as cache:
+        for rel in ("a.png", "b.png", "c.png", "d.png"):
+            entry_row(cache, rel, "1:1:1")
+        assert sorted(cache.lookup(sigs)) == ["a.png", "b.png"]
+        assert cache.conn is not None
+        statements: list[str] = []
+        cache.conn.set_trace_callback(statements.append)
+        assert cache.prune(position) == 1  # d.png; c.png is one of the files kept
+        assert not [sql for sql in statements if sql.lstrip().startswith("SELECT")]
+        assert _rels(cache) == {"a.png", "b.png", "c.png"}
+
+
 def test_prune_after_a_keyed_lookup_reads_the_table(tmp_path):
     with Cache.open(tmp_path) as cache:
         for i in range(10):

@@ -103,8 +103,9 @@ def read_scene(
         KNOWN_FILES.reset(known)
     if active is not None:
         if paths is None:
-            # every file read: the gathered table's paths (no copy of them) and those followed
-            active.prune({*files, *job.followed} if job.followed else gathered.position.keys())
+            # every file read: the gathered table (no copy of its paths; the job's Signatures
+            # are by it, so the cache knows every path it was asked for is kept) and those followed
+            active.prune({*files, *job.followed} if job.followed else gathered.position)
         notes = tuple(active.take_notes())
         scan = Scan(
             root=scan.root, textures=scan.textures, meshes=scan.meshes, scenes=scan.scenes,
