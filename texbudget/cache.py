@@ -180,6 +180,7 @@ class Signatures(Mapping[str, str]):
         self.joined: dict[str, str] = {}
         self.unfit: dict[str, str] = {}  # a kind-3 file's own signature
         self._paths = _Paths(files, self.position, self.kinds)
+        self.prefix = ""  # what ``stat`` put before each path
 
     def stat(self, prefix: str, sidecars: Callable[[str], Sequence[os.stat_result]]) -> set[str]:
         """``put`` every file's stat (of ``prefix + path``; one that cannot be stat'ed is left
@@ -189,6 +190,7 @@ class Signatures(Mapping[str, str]):
         sizes, mtimes, ctimes, kinds, put = self.sizes, self.mtimes, self.ctimes, self.kinds, self.put
         with_sidecar: set[str] = set()
         stat = os.stat
+        self.prefix = prefix
         kinds[:] = b"\x01" * len(kinds)  # every file in the columns, but those marked otherwise below
         for i, rel in enumerate(self.files):
             sides = sidecars(rel)
@@ -242,6 +244,19 @@ class Signatures(Mapping[str, str]):
         if kind == 3:
             return self.unfit[rel]
         return f"{self.sizes[i]}:{self.mtimes[i]}:{self.ctimes[i]}" if kind else None
+
+    def dependency(self, rel: str) -> str:
+        """A dependency's signature (``Cache.each_hit``'s ``dep_sig``): ``own(rel)``, or for a
+        file that is not here ``stat_signature`` of it under the prefix ``stat`` was given.
+        (``own``'s work written out: one call a dependency, not two.)"""
+        i = self.position.get(rel)
+        if i is not None:
+            kind = self.kinds[i]
+            if kind == 1 or kind == 2:
+                return f"{self.sizes[i]}:{self.mtimes[i]}:{self.ctimes[i]}"
+            if kind == 3:
+                return self.unfit[rel]
+        return stat_signature(self.prefix + rel)
 
     def __getitem__(self, rel: str) -> str:
         sig = self.get(rel)
@@ -827,7 +842,7 @@ class Cache:
     def _deps_match(deps: str, dep_sig: Callable[[str], str]) -> bool:
         for line in deps.split("\n"):
             rel, _, sig = line.rpartition("\t")
-            if dep_sig(_rel(rel)) != sig:
+            if dep_sig(_rel(rel) if rel[:1] == "/" else rel) != sig:
                 return False
         return True
 

@@ -92,6 +92,7 @@ def test_signatures_are_made_when_asked_equal_to_signature():
     assert dict(sigs) == want and want["b.png"] == "11:21:31|1:2:3|4:5:6" and want["old.png"] == "12:-5000000000:7"
     assert list(sigs) == ["a.png", "b.png", "old.png", "far.png", "c.png"] and len(sigs) == 5
     assert {rel: sigs.own(rel) for rel in stats} == {rel: cache_mod.signature(st) for rel, (st, _) in stats.items()}
+    assert {rel: sigs.dependency(rel) for rel in stats} == {rel: sigs.own(rel) for rel in stats}
     assert "gone.png" not in sigs and sigs.get("gone.png") is None and sigs.own("gone.png") is None
     assert sigs.get("nowhere.png", "-") == "-" and sigs.own("nowhere.png") is None and "nowhere.png" not in sigs
     with pytest.raises(KeyError):
@@ -116,6 +117,10 @@ def test_signatures_stat_the_files_and_their_sidecars(tmp_path):
     assert dict(sigs) == {"a.png": cache_mod.stat_signature(str(tmp_path / "a.png")),
                           "b.png": cache_mod.signature(os.stat(tmp_path / "b.png"), [side])}
     assert sigs.own("b.png") == cache_mod.stat_signature(str(tmp_path / "b.png"))
+    # a dependency: its own signature, or (not one of the files) what a stat of it says
+    assert sigs.dependency("a.png") == sigs.own("a.png") and sigs.dependency("b.png") == sigs.own("b.png")
+    assert sigs.dependency("b.png.import") == cache_mod.stat_signature(str(tmp_path / "b.png.import"))
+    assert sigs.dependency("gone.png") == sigs.dependency("elsewhere.bin") == "-"
 
 
 @pytest.mark.parametrize(("age_s", "racy"), [(0.0, True), (1.9, True), (2.1, False), (3600.0, False)])

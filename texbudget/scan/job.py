@@ -115,13 +115,9 @@ class _Job:
         # tenth of a warm read).
         sigs = cache_mod.Signatures(rels, position)
         with_sidecar = sigs.stat(os.path.join(self.root_str, ""), sidecars)
-        own = sigs.own
-
-        def dep_sig(rel: str) -> str:
-            """A dependency's signature: its own stat only (no sidecars), from this run's
-            signatures when it is one of the files read (a closure, not a partial of a
-            method: it is called for every dependency of every glTF the cache holds)."""
-            return own(rel) or cache_mod.stat_signature(os.path.join(self.root_str, rel))
+        # a dependency's signature: its own stat only (no sidecars), from this run's when it
+        # is one of the files read (called for every dependency of every glTF the cache holds)
+        dep_sig = sigs.dependency
 
         hits = 0
         wanted = bytearray(b"\x01") * len(rels)  # per file: 1 until the cache gave it
