@@ -76,7 +76,7 @@ def _read_numbered(k: int) -> bytes:
     return _MESSAGES.dumps((k, blobs, deps))
 
 
-def _library_pooled(job, rels, sidecar, arrived, *, library: str, all_workers: bool) -> None:
+def _library_pooled(job, rels, sidecar, arrived, paths=((), None), *, library: str, all_workers: bool) -> None:
     """``_Job._pooled`` with a library pool (the same chunks, task and decoding)."""
     import multiprocessing
 
@@ -87,7 +87,7 @@ def _library_pooled(job, rels, sidecar, arrived, *, library: str, all_workers: b
     from texbudget.scan.reading import _MESSAGES, _read_one, is_scene
 
     default = job.reader is _read_one
-    decoder = cache_mod.Decoder(rels)
+    decoder = cache_mod.Decoder(*paths) if paths[1] is not None else cache_mod.Decoder(rels)
     keep = job.cache is not None
     if default:
         readers.preload({rel[rel.rfind("."):] for rel in rels})
@@ -182,10 +182,10 @@ def _install(variant: str, slow: bool) -> None:
         library, everyone = LIBRARIES[variant]
         pooled = functools.partial(_library_pooled, library=library, all_workers=everyone)
 
-    def timed(self, rels, sidecar, arrived) -> None:
+    def timed(self, rels, sidecar, arrived, paths=((), None)) -> None:
         started = time.process_time()
         try:
-            pooled(self, rels, sidecar, arrived)
+            pooled(self, rels, sidecar, arrived, paths)
         finally:
             _POOLED_CPU[0] += time.process_time() - started
 

@@ -29,6 +29,7 @@ from texbudget.model import (
     PrimitiveFacts,
     ReadResult,
     SceneFacts,
+    SceneRef,
     Severity,
     TextureFacts,
     evolve,
@@ -70,6 +71,56 @@ def test_stat_signature_of_a_real_file_and_a_missing_one(tmp_path):
     st = os.stat(f)
     assert cache_mod.stat_signature(str(f)) == f"5:1700000000123456789:{st.st_ctime_ns}"
     assert cache_mod.stat_signature(str(tmp_path / "gone")) == "-"
+
+
+def test_signatures_are_made_when_asked_equal_to_signature():
+    """``Signatures`` keeps a file's stat as numbers and makes ``signature``'s string when asked:
+    with and without sidecars, and for numbers the columns cannot hold (a time before 1970,
+    one past 2554); a file never put is not in the mapping."""
+    files = ["a.png", "b.png", "gone.png", "old.png", "far.png", "c.png"]
+    stats = {
+        "a.png": (stat(10, 1_700_000_000_123_456_789, 1_700_000_001_000_000_001), []),
+        "b.png": (stat(11, 21, 31), [stat(1, 2, 3), stat(4, 5, 6)]),
+        "old.png": (stat(12, -5_000_000_000, 7), []),
+        "far.png": (stat(13, 2**64, 8), [stat(9, 9, 9)]),
+        "c.png": (stat(0, 0, 0), []),
+    }
+    sigs = cache_mod.Signatures(files)
+    for rel, (st, sides) in stats.items():
+        sigs.put(files.index(rel), st, sides)
+    want = {rel: cache_mod.signature(st, sides) for rel, (st, sides) in stats.items()}
+    assert dict(sigs) == want and want["b.png"] == "11:21:31|1:2:3|4:5:6" and want["old.png"] == "12:-5000000000:7"
+    assert list(sigs) == ["a.png", "b.png", "old.png", "far.png", "c.png"] and len(sigs) == 5
+    assert {rel: sigs.own(rel) for rel in stats} == {rel: cache_mod.signature(st) for rel, (st, _) in stats.items()}
+    assert {rel: sigs.dependency(rel) for rel in stats} == {rel: sigs.own(rel) for rel in stats}
+    assert "gone.png" not in sigs and sigs.get("gone.png") is None and sigs.own("gone.png") is None
+    assert sigs.get("nowhere.png", "-") == "-" and sigs.own("nowhere.png") is None and "nowhere.png" not in sigs
+    with pytest.raises(KeyError):
+        sigs["gone.png"]
+    assert sigs.paths() == set(want) and "b.png" in sigs.paths() and "gone.png" not in sigs.paths()
+    sigs.put(files.index("b.png"), stat(11, 21, 32))  # its sidecars gone: the columns again
+    assert sigs["b.png"] == "11:21:32" and sigs.own("b.png") == "11:21:32"
+    sigs.put(files.index("gone.png"), stat(1, 1, 1))
+    assert sigs["gone.png"] == "1:1:1" and len(sigs) == 6 and len(sigs.paths()) == 6
+
+
+def test_signatures_stat_the_files_and_their_sidecars(tmp_path):
+    files = ["a.png", "b.png", "gone.png", "gone_with_sidecar.png"]
+    for rel in ("a.png", "b.png", "b.png.import"):
+        (tmp_path / rel).write_bytes(b"x" * len(rel))
+    side = os.stat(tmp_path / "b.png.import")
+    sidecars = {"b.png": [side], "gone_with_sidecar.png": [side]}
+    position = {rel: i for i, rel in enumerate(files)}
+    sigs = cache_mod.Signatures(files, position)
+    assert sigs.position is position
+    assert sigs.stat(f"{tmp_path}{os.sep}", lambda rel: sidecars.get(rel, [])) == {"b.png", "gone_with_sidecar.png"}
+    assert dict(sigs) == {"a.png": cache_mod.stat_signature(str(tmp_path / "a.png")),
+                          "b.png": cache_mod.signature(os.stat(tmp_path / "b.png"), [side])}
+    assert sigs.own("b.png") == cache_mod.stat_signature(str(tmp_path / "b.png"))
+    # a dependency: its own signature, or (not one of the files) what a stat of it says
+    assert sigs.dependency("a.png") == sigs.own("a.png") and sigs.dependency("b.png") == sigs.own("b.png")
+    assert sigs.dependency("b.png.import") == cache_mod.stat_signature(str(tmp_path / "b.png.import"))
+    assert sigs.dependency("gone.png") == sigs.dependency("elsewhere.bin") == "-"
 
 
 @pytest.mark.parametrize(("age_s", "racy"), [(0.0, True), (1.9, True), (2.1, False), (3600.0, False)])
@@ -305,6 +356,27 @@ def test_hit_only_while_the_signature_matches(tmp_path):
         assert (cache.hits, cache.misses, cache.stored) == (1, 2, 2)
 
 
+def test_a_lookup_of_signatures_hits_as_a_dict_of_their_strings(tmp_path):
+    """A lookup of a scan's ``Signatures`` (a file's columns read inline) gives what a dict of
+    the same strings gives: for a file in the columns, one with sidecars, one whose numbers
+    the columns cannot hold, one never put (vanished), and entries not asked for."""
+    files = ["a.png", "b.png", "old.png", "gone.png"]
+    stats = {"a.png": (stat(10, 20, 30), []), "b.png": (stat(11, 21, 31), [stat(1, 2, 3)]),
+             "old.png": (stat(12, -5, 32), [])}
+    sigs = cache_mod.Signatures(files)
+    for rel, (st, sides) in stats.items():
+        sigs.put(files.index(rel), st, sides)
+    with Cache.open(tmp_path) as cache:
+        for rel, (st, sides) in stats.items():
+            entry_row(cache, rel, cache_mod.signature(st, sides))
+        for rel in ("gone.png", "other.png"):
+            entry_row(cache, rel, "1:1:1")
+        assert sorted(cache.lookup(dict(sigs))) == sorted(cache.lookup(sigs)) == ["a.png", "b.png", "old.png"]
+        entry_row(cache, "a.png", "10:20:31")  # its ctime
+        entry_row(cache, "b.png", "11:21:31")  # without its sidecar
+        assert sorted(cache.lookup(sigs)) == ["old.png"] and (cache.hits, cache.misses) == (7, 2)
+
+
 @pytest.mark.parametrize("changed", ["size", "mtime", "ctime", "sidecar added", "sidecar changed"])
 def test_each_part_of_the_signature_invalidates(tmp_path, changed):
     base = cache_mod.signature(stat(10, 20, 30), [stat(1, 2, 3)])
@@ -351,6 +423,81 @@ def test_prune_deletes_the_entries_not_kept(tmp_path):
         assert cache.prune(["a.png", "c.png", "new.png"]) == 1
         assert sorted(cache.lookup({"a.png": "1:1:1", "b.png": "1:1:1", "c.png": "1:1:1"})) == ["a.png", "c.png"]
         assert cache.pruned == 1
+
+
+def _rels(cache: Cache) -> set[str]:
+    assert cache.conn is not None
+    return {cache_mod._rel(key) for (key,) in cache.conn.execute("SELECT rel FROM entries ORDER BY rel")}
+
+
+def _table_reads(cache: Cache) -> list[str]:
+    """The statements that read every path of the table, from now on."""
+    reads: list[str] = []
+    assert cache.conn is not None
+    cache.conn.set_trace_callback(lambda sql: reads.append(sql) if sql.strip() == "SELECT rel FROM entries" else None)
+    return reads
+
+
+def test_prune_after_a_lookup_of_the_whole_table_does_not_read_it_again(tmp_path):
+    """A full lookup keeps the paths it was asked for and the table's others; prune deletes
+    exactly the table's paths not kept, those asked for among them (looked up, so one asked
+    for but never stored is not counted), those stored since, and not those deleted since."""
+    with Cache.open(tmp_path) as cache:
+        for rel in ("a.png", "b.png", "c.png", "d.png", "bad.png"):
+            entry_row(cache, rel, "1:1:1")
+        assert cache.conn is not None
+        cache.conn.execute("UPDATE entries SET value = x'00' WHERE rel = 'bad.png'")
+        asked = {"a.png": "1:1:1", "b.png": "2:2:2", "c.png": "1:1:1", "new.png": "1:1:1", "bad.png": "1:1:1"}
+        assert sorted(cache.lookup(asked)) == ["a.png", "c.png"]  # bad.png dropped (TB007)
+        entry_row(cache, "followed.png", "1:1:1")  # stored after the lookup, not asked for
+        entry_row(cache, "new.png", "1:1:1")  # asked for, stored since
+        reads = _table_reads(cache)
+        assert cache.prune(["a.png", "b.png"]) == 4  # c (asked), d (not asked), followed, new
+        assert reads == [] and cache.pruned == 4
+        assert _rels(cache) == {"a.png", "b.png"}
+        assert cache.prune(["a.png"]) == 1 and reads == ["SELECT rel FROM entries"]  # forgotten after a prune
+        assert _rels(cache) == {"a.png"}
+
+
+def test_prune_keeping_the_table_of_the_signatures_looked_up_reads_nothing(tmp_path):
+    """A scan prunes with the path -> position table its Signatures are by: every path asked
+    for is kept without going through them, and the table's others not kept are deleted."""
+    files = ["a.png", "b.png", "c.png"]
+    position = {rel: i for i, rel in enumerate(files)}
+    sigs = cache_mod.Signatures(files, position)
+    for i in range(2):  # c.png vanished
+        sigs.put(i, stat(1, 1, 1))
+    with Cache.open(tmp_path) as cache:
+        for rel in ("a.png", "b.png", "c.png", "d.png"):
+            entry_row(cache, rel, "1:1:1")
+        assert sorted(cache.lookup(sigs)) == ["a.png", "b.png"]
+        assert cache.conn is not None
+        statements: list[str] = []
+        cache.conn.set_trace_callback(statements.append)
+        assert cache.prune(position) == 1  # d.png; c.png is one of the files kept
+        assert not [sql for sql in statements if sql.lstrip().startswith("SELECT")]
+        assert _rels(cache) == {"a.png", "b.png", "c.png"}
+
+
+def test_prune_after_a_keyed_lookup_reads_the_table(tmp_path):
+    with Cache.open(tmp_path) as cache:
+        for i in range(10):
+            entry_row(cache, f"t/{i}.png", "1:1:1")
+        assert list(cache.lookup({"t/0.png": "1:1:1"})) == ["t/0.png"]  # 1 of 10: by key
+        reads = _table_reads(cache)
+        assert cache.prune({"t/0.png": None, "t/1.png": None}.keys()) == 8
+        assert reads == ["SELECT rel FROM entries"] and _rels(cache) == {"t/0.png", "t/1.png"}
+
+
+def test_a_key_texbudget_did_not_write_is_no_files_and_is_pruned(tmp_path):
+    """A key starting with "/" is a name that is not UTF-8, in hex: one that is not hex (a
+    crafted or damaged file) made every lookup of the whole table raise, and so a scan."""
+    with Cache.open(tmp_path) as cache:
+        entry_row(cache, "a.png", "1:1:1")
+        assert cache.conn is not None
+        cache.conn.execute("INSERT INTO entries SELECT '/zz', sig, deps, value FROM entries")
+        assert list(cache.lookup({"a.png": "1:1:1"})) == ["a.png"]
+        assert cache.prune(["a.png"]) == 1 and _rels(cache) == {"a.png"}
 
 
 def test_another_version_empties_the_cache_without_a_warning(tmp_path, monkeypatch):
@@ -620,7 +767,7 @@ def test_one_decoder_keeps_one_copy_of_equal_values():
     first, second = (decoder.loads(blob)[0].textures[0] for blob in blobs)
     assert (first, second) == (a, b)
     assert first.container is second.container and first.width is second.width
-    assert first.path is next(p for p in decoder.shared if p == "props/a.png")  # the caller's string
+    assert first.path is next(p for p in decoder.paths if p == "props/a.png")  # the caller's string
     assert first.level_bytes is second.level_bytes
     with pytest.raises(msgspec.DecodeError):
         decoder.loads(pickle.dumps(_Evil()))
@@ -656,11 +803,40 @@ def test_one_decoder_keeps_one_copy_of_equal_mesh_parts():
     assert all(p.attributes is one.attributes and p.compression is one.compression for p in surfaces)
     assert surfaces[0].material is surfaces[1].material is one.material
     assert first.meshes[0].source is second.meshes[0].source
-    assert first.scenes[0].path is next(p for p in decoder.shared if p == "a.glb")
+    assert first.scenes[0].path is next(p for p in decoder.paths if p == "a.glb")
     (texture, material, slot), (texture_2, material_2, _) = first.scenes[0].texture_usage
-    assert texture is texture_2 is next(p for p in decoder.shared if p == "t.png")
+    assert texture is texture_2 is next(p for p in decoder.paths if p == "t.png")
     assert material is material_2 is one.material and slot is second.scenes[0].texture_usage[0][2]
     assert first.scenes[0].instances[0][0] is first.meshes[0].path
+
+
+def test_the_files_paths_are_a_table_that_does_not_grow():
+    """A path field (a texture's, a scene's, a texture a scene uses, a reference's target)
+    takes the string of the files given when it is one of them, and is kept once among the
+    shared values otherwise; the files' table is the caller's (``Signatures``') and is never
+    added to."""
+    files = ["lvl/a.tscn", "lvl/b.tscn", "t.png"]
+    sigs = cache_mod.Signatures(files)
+    decoder = cache_mod.Decoder.of(sigs)
+    assert decoder.paths is files and decoder.position is sigs.position
+
+    def result(n: str) -> ReadResult:
+        refs = (SceneRef(holder=f"lvl/{n}.tscn", target="t.png", kind="texture", slot="albedo_texture"),
+                SceneRef(holder=f"lvl/{n}.tscn", target="gone.png", kind="texture", slot="albedo_texture"))
+        scene = SceneFacts.from_uses(path=f"lvl/{n}.tscn", texture_usage=(("t.png", f"lvl/{n}.tscn", "albedo"),
+                                                                           ("gone.png", f"lvl/{n}.tscn", "albedo")), refs=refs)
+        return ReadResult(textures=(texture("t.png"), texture("gone.png")), scenes=(scene,))
+
+    first, second = (decoder.loads(cache_mod.dumps((result(n), None)))[0] for n in ("a", "b"))
+    assert (first, second) == (result("a"), result("b"))
+    kept = decoder.shared["gone.png"]
+    for got in (first, second):
+        assert got.textures[0].path is files[2] and got.textures[1].path is kept
+        assert got.scenes[0].texture_paths[0] is files[2] and got.scenes[0].texture_paths[1] is kept
+        assert got.scenes[0].refs[0].target is files[2] and got.scenes[0].refs[1].target is kept
+    assert first.scenes[0].path is files[0] and second.scenes[0].path is files[1]
+    assert len(decoder.position) == 3 and "t.png" not in decoder.shared
+    assert cache_mod.Decoder(iter(files)).paths == files  # any iterable of paths
 
 
 def _sized_mesh(n: str) -> ReadResult:

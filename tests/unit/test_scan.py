@@ -27,7 +27,8 @@ import pytest
 
 from texbudget import cache as cache_mod
 from texbudget import config as config_mod
-from texbudget.model import ReadResult
+from texbudget.discover import discover
+from texbudget.model import Finding, MeshFacts, ReadResult, Severity, TextureFacts
 from texbudget.readers import read_path
 from texbudget.readers.sidecars import read_engine_import
 from texbudget.scan import job, pool, reading, scene
@@ -182,6 +183,61 @@ def test_a_changed_file_is_read_again(tree):
     facts = next(t for t in after.textures if t.path == rel)
     assert (facts.width, facts.height, facts.channels) == (64, 32, 4)
     assert same(after, read_scene(tree, CONFIG, jobs=1))
+
+
+def test_only_what_the_cache_did_not_give_is_read(tree, monkeypatch):
+    """The files the cache gave are marked as given and not read; the changed one, one that
+    vanished after discovery (it has no signature) and the glTF that uses it are read, and the
+    scan is the one reading every file gives, in the files' order."""
+    _warm(tree)
+    path, rel = _png(tree)
+    path.write_bytes(make_tree.png_bytes(64, 32, 6))
+    _old(path)
+    found = discover(tree, CONFIG["scan.include"], CONFIG["scan.exclude"], None)
+    vanished = "scene/wall.png"
+    (tree / vanished).unlink()
+    read: list[str] = []
+    real = job._read_file
+
+    def counted(root: Path, name: str, sidecar: bool):
+        read.append(name)
+        return real(root, name, sidecar)
+
+    monkeypatch.setattr(job, "_read_file", counted)
+    after = read_scene(tree, CONFIG, jobs=1, use_cache=True, found=found)
+    assert sorted(read) == sorted([rel, vanished, "scene/level.gltf"])  # the glTF uses the image
+    assert after.cache == CacheStats("on", hits=119, misses=2, stored=2, pruned=0)  # the vanished file: neither
+    assert same(after, read_scene(tree, CONFIG, jobs=1, found=found))
+
+
+def test_gathered_records_come_out_in_the_files_order():
+    """Files handed over in any order give their records in the files' order: per kind, the
+    files that gave some, each file's in its own order; a kind whose files came in order is
+    left as it came."""
+    files = ["a", "b", "c", "d", "e"]
+    gathered = scene._Gathered(files)
+
+    def texture(rel: str, k: int) -> TextureFacts:
+        return TextureFacts(path=f"{rel}#image/{k}", container="png", width=4, height=4)
+
+    def note(rel: str, k: int) -> Finding:
+        return Finding(rel, "TB081", Severity.INFO, f"note {k}")
+
+    def mesh(rel: str) -> MeshFacts:
+        return MeshFacts(f"{rel}#mesh/0", "m", (), 3, 0, 1, 36, 0)
+
+    textures = {"c": 2, "a": 1, "b": 3}
+    notes = {"e": 1, "b": 2}
+    for rel in ("c", "a", "e", "b", "d"):  # meshes from a, then d: in order
+        result = ReadResult(textures=tuple(texture(rel, k) for k in range(textures.get(rel, 0))),
+                            meshes=(mesh(rel),) if rel in "ad" else (),
+                            findings=tuple(note(rel, k) for k in range(notes.get(rel, 0))))
+        gathered.take(rel, result, note(rel, 9) if rel == "d" else None)
+    got_textures, got_meshes, scenes, got_findings, engine = gathered.ordered()
+    assert [t.path for t in got_textures] == ["a#image/0", "b#image/0", "b#image/1", "b#image/2", "c#image/0", "c#image/1"]
+    assert got_meshes is gathered.meshes and [m.path for m in got_meshes] == ["a#mesh/0", "d#mesh/0"]
+    assert [(f.path, f.message) for f in got_findings] == [("b", "note 0"), ("b", "note 1"), ("d", "note 9"), ("e", "note 0")]
+    assert scenes == [] and engine == {}
 
 
 def test_a_new_mtime_alone_is_a_miss(tree):

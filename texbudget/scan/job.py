@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from itertools import compress
 from pathlib import Path
 
 import msgspec
@@ -25,7 +26,7 @@ from texbudget.scan.reading import (
     has_dependencies,
     is_scene,
 )
-from texbudget.scan.sidecars import _Folders, _stat
+from texbudget.scan.sidecars import _Folders
 
 Progress = Callable[[int, int], None]
 #: ``take(rel, result, engine)``: one file's value, as ``_Job.read`` hands it over.
@@ -88,64 +89,69 @@ class _Job:
         if self.progress and n:
             self.progress(min(self.done, self.total), max(self.total, self.done))
 
-    def read(self, rels: Sequence[str], take: Take) -> None:
+    def read(self, rels: Sequence[str], take: Take, position: Mapping[str, int] | None = None) -> None:
         """Every path's (ReadResult, engine), from the cache or read, each handed to
         ``take(rel, result, engine)`` as it comes (cache hits first, then the files read, in
         no set order), so no file's value is held after it was taken. What is read is stored
-        in the cache in batches of ``STORE_BATCH`` as it comes."""
-        sigs: dict[str, str] = {}  # the cache signature of each file
-        own: dict[str, str] = {}  # ... without its sidecars, for the few files that have one
-        with_sidecar: set[str] = set()
+        in the cache in batches of ``STORE_BATCH`` as it comes. ``position``: each path's
+        index in ``rels``, when the caller has that table (``_Gathered.position``; made here
+        otherwise, with a cache)."""
         default = self.reader is _read_one
-        # without a cache, a file in a folder discovery saw no sidecar in needs nothing here
-        plain = self.folders.without if self.cache is None else frozenset()
         sidecars = self.folders.sidecars
-        # a file's path is the root's with a separator, then ``rel`` (relative, "/"-separated):
-        # what os.path.join gives, without its checks per file (a tenth of a warm read)
-        prefix = os.path.join(self.root_str, "")
-        for rel in rels if default else ():
-            if plain and rel.rpartition("/")[0] in plain:
-                continue
-            sides = sidecars(rel)
-            if sides:
-                with_sidecar.add(rel)
-            if self.cache is not None:
-                st = _stat(prefix + rel)
-                if st is not None:
-                    sigs[rel] = cache_mod.signature(st)
-                    if sides:
-                        own[rel] = sigs[rel]
-                        sigs[rel] = cache_mod.signature(st, sides)
+        if self.cache is None or not default:
+            with_sidecar: set[str] = set()
+            # without a cache, a file in a folder discovery saw no sidecar in needs nothing here
+            plain = self.folders.without
+            for rel in rels if default else ():
+                if plain and rel.rpartition("/")[0] in plain:
+                    continue
+                if sidecars(rel):
+                    with_sidecar.add(rel)
+            self._read_misses(list(rels), with_sidecar, self._arrived(take, None), (rels, position))
+            return
+        # the cache signature of each file (with its sidecars'), made when asked for: its
+        # stat is kept as numbers. A file's path is the root's with a separator, then ``rel``
+        # (relative, "/"-separated): what os.path.join gives, without its checks per file (a
+        # tenth of a warm read).
+        sigs = cache_mod.Signatures(rels, position)
+        with_sidecar = sigs.stat(os.path.join(self.root_str, ""), sidecars)
+        # a dependency's signature: its own stat only (no sidecars), from this run's when it
+        # is one of the files read (called for every dependency of every glTF the cache holds)
+        dep_sig = sigs.dependency
 
-        def dep_sig(rel: str) -> str:
-            """A dependency's signature: its own stat only (no sidecars), from this run's
-            signatures when it is one of the files read (a closure, not a partial of a
-            method: it is called for every dependency of every glTF the cache holds)."""
-            return own.get(rel) or sigs.get(rel) or cache_mod.stat_signature(os.path.join(self.root_str, rel))
-
-        hits: set[str] = set()
-        if self.cache is not None and sigs:
+        hits = 0
+        wanted = bytearray(b"\x01") * len(rels)  # per file: 1 until the cache gave it
+        if sigs:
+            at = sigs.position
             for rel, (result, engine) in self.cache.each_hit(sigs, dep_sig):
-                hits.add(rel)
+                wanted[at[rel]] = 0
+                hits += 1
                 take(rel, result, engine)
-            self.step(len(hits))
-        store = _Store(self, sigs, dep_sig) if self.cache is not None else None
+            self.step(hits)
+        store = _Store(self, sigs, dep_sig)
+        self._read_misses(list(compress(rels, wanted)) if hits else list(rels), with_sidecar, self._arrived(take, store),
+                          (rels, sigs.position))
+        store.flush()
+
+    @staticmethod
+    def _arrived(take: Take, store: _Store | None) -> Arrived:
+        """What ``_read_misses`` hands each file read to: ``take`` it, and ``store`` it."""
 
         def arrived(rel: str, value: tuple[ReadResult, object], blob: bytes | None, names: _Deps) -> None:
             take(rel, *value)
             if store is not None:
                 store.add(rel, value, blob, names)
 
-        self._read_misses([r for r in rels if r not in hits] if hits else list(rels), with_sidecar, arrived)
-        if store is not None:
-            store.flush()
+        return arrived
 
-    def _read_misses(self, rels: list[str], sidecar: set[str], arrived: Arrived) -> None:
+    def _read_misses(self, rels: list[str], sidecar: set[str], arrived: Arrived,
+                     paths: tuple[Sequence[str], Mapping[str, int] | None] = ((), None)) -> None:
         """Read the files, each handed to ``arrived(rel, (ReadResult, engine), cache blob or
-        None, glTF dependencies or False when not looked for)`` as it is read."""
+        None, glTF dependencies or False when not looked for)`` as it is read. ``paths``: the
+        files of the read and their position table, if there is one (for ``_pooled``)."""
         rels = _by_type(rels)
         if self.jobs > 1 and len(rels) >= POOL_MIN_FILES:
-            self._pooled(rels, sidecar, arrived)
+            self._pooled(rels, sidecar, arrived, paths)
             return
         decoder = cache_mod.Decoder()  # shares the numbers of what is read (share_sizes)
         for rel in rels:
@@ -166,7 +172,8 @@ class _Job:
             raise
         return result, engine
 
-    def _pooled(self, rels: list[str], sidecar: set[str], arrived: Arrived) -> None:
+    def _pooled(self, rels: list[str], sidecar: set[str], arrived: Arrived,
+                paths: tuple[Sequence[str], Mapping[str, int] | None] = ((), None)) -> None:
         """Read ``rels`` (each handed to ``arrived``, as ``_read_misses``) with ``jobs - 1`` worker processes and this one
         (``scan.pool``: how the chunks are shared and sent). Every process takes the next
         chunk from a shared source, so no core waits while another has work and the last wait
@@ -181,8 +188,9 @@ class _Job:
         default = self.reader is _read_one
         # Each file's value is loaded as the cache loads its values, sharing equal values
         # across files (a custom reader's too: its engine is an EngineImport, a Finding or None);
-        # the numbers of what this process reads are shared with them.
-        decoder = cache_mod.Decoder(rels)
+        # the numbers of what this process reads are shared with them. A file's path is
+        # the string of ``paths`` (the read's files and their table, when given).
+        decoder = cache_mod.Decoder(*paths) if paths[1] is not None else cache_mod.Decoder(rels)
         keep = self.cache is not None  # the values come as blobs, for the cache to store as is
         if default:  # imported once here, before the fork, rather than in every worker
             readers.preload({rel[rel.rfind("."):] for rel in rels})  # (what is no suffix loads nothing)

@@ -88,7 +88,7 @@ def read_scene(
             return read_scene(root, config, paths, jobs=jobs, progress=progress, reader=reader, cache=opened, found=found)
     if found is None:
         found = discover(root, config["scan.include"], config["scan.exclude"], paths)
-    files = list(found.files)
+    files: Sequence[str] = found.files  # (not a list of them: 0.8 MiB at 100k files)
     following = follows_gltf(config, paths)
     if following:
         files = [rel for rel in files if is_scene(rel)]  # and what they reference
@@ -104,13 +104,15 @@ def read_scene(
     known = KNOWN_FILES.set((os.fspath(root), listed))
     try:
         with gc_paused():
-            job.read(files, gathered.take)
+            job.read(files, gathered.take, gathered.position)
             scan = _combine(root, found, files if following else None, gathered, job)
     finally:
         KNOWN_FILES.reset(known)
     if active is not None:
         if paths is None:
-            active.prune(set(files) | job.followed)
+            # every file read: the gathered table (no copy of its paths; the job's Signatures
+            # are by it, so the cache knows every path it was asked for is kept) and those followed
+            active.prune({*files, *job.followed} if job.followed else gathered.position)
         notes = tuple(active.take_notes())
         scan = Scan(
             root=scan.root, textures=scan.textures, meshes=scan.meshes, scenes=scan.scenes,
@@ -156,43 +158,55 @@ class _Gathered:
     comes: cache hits, then the pool's chunks as they arrive), in the order of ``files``.
 
     Each file's records are appended to one list per kind as they come, and where they went
-    is noted in arrays (per file and kind a start and a count, machine ints: no object per
-    file); ``ordered`` puts them in the files' order once, at the end. A file's
-    ``ReadResult`` and the tuples around it are freed as soon as its records are taken,
-    rather than all held until the last file is read: held, they were about 20 MiB of a 100k
-    file scan, left as holes between the records that stay (benchmarks/README.md, "The glb
-    tree after issue 22"). An engine sidecar's finding, or an ``EngineImport``'s findings,
-    follow the file's own."""
+    is noted in arrays: per kind, for each file that gave records of it, the file's position
+    and the length of the list after them (machine ints: no object per file, and nothing for
+    a file that gave none). ``ordered`` puts a kind's records in the files' order, once, at the
+    end, when its files did not come in that order. A file's ``ReadResult`` and the tuples
+    around it are freed as soon as its records are taken, rather than all held until the last
+    file is read: held, they were about 20 MiB of a 100k file scan, left as holes between the
+    records that stay (benchmarks/README.md, "The glb tree after issue 22"). An engine
+    sidecar's finding, or an ``EngineImport``'s findings, follow the file's own."""
 
     def __init__(self, files: Sequence[str]) -> None:
         self.position = {rel: i for i, rel in enumerate(files)}
-        self.n = n = len(files)
+        self.n = len(files)
         self.textures: list[TextureFacts] = []
         self.meshes: list[MeshFacts] = []
         self.scenes: list[SceneFacts] = []
         self.findings: list[Finding] = []
-        # per file: where its records start in each list, and how many (4-byte ints)
-        self.starts = tuple(array("I", bytes(4 * n)) for _ in range(4))
-        self.counts = tuple(array("I", bytes(4 * n)) for _ in range(4))
+        # per kind (textures, meshes, scenes, findings), in the order the files came: the
+        # position of each file that gave records of it, and where they end in the kind's list
+        # (4-byte ints; per file and kind a start and a count were 3.2 MiB at 100k files)
+        self.at = tuple(array("I") for _ in range(4))
+        self.ends = tuple(array("I") for _ in range(4))
+        self.last = [-1] * 4  # per kind: the position of the file that gave some last
+        self.mixed = [False] * 4  # per kind: a file came after one that comes later in ``files``
         self.engine: list[tuple[int, str, EngineImport]] = []
-        self.last = -1  # the position of the file taken last
-        self.in_order = True  # every file so far came after the one before it
 
     def take(self, rel: str, result: ReadResult, engine: object) -> None:
         i = self.position[rel]
-        if i < self.last:
-            self.in_order = False
-        self.last = i
-        starts, counts = self.starts, self.counts
+        at, ends, last = self.at, self.ends, self.last
         if result.textures:
-            starts[0][i], counts[0][i] = len(self.textures), len(result.textures)
             self.textures += result.textures
+            if i < last[0]:
+                self.mixed[0] = True
+            last[0] = i
+            at[0].append(i)
+            ends[0].append(len(self.textures))
         if result.meshes:
-            starts[1][i], counts[1][i] = len(self.meshes), len(result.meshes)
             self.meshes += result.meshes
+            if i < last[1]:
+                self.mixed[1] = True
+            last[1] = i
+            at[1].append(i)
+            ends[1].append(len(self.meshes))
         if result.scenes:
-            starts[2][i], counts[2][i] = len(self.scenes), len(result.scenes)
             self.scenes += result.scenes
+            if i < last[2]:
+                self.mixed[2] = True
+            last[2] = i
+            at[2].append(i)
+            ends[2].append(len(self.scenes))
         findings = result.findings
         if isinstance(engine, Finding):
             findings += (engine,)
@@ -200,31 +214,40 @@ class _Gathered:
             self.engine.append((i, rel, engine))
             findings += engine.findings
         if findings:
-            starts[3][i], counts[3][i] = len(self.findings), len(findings)
             self.findings += findings
+            if i < last[3]:
+                self.mixed[3] = True
+            last[3] = i
+            at[3].append(i)
+            ends[3].append(len(self.findings))
 
     def ordered(self) -> tuple[list[TextureFacts], list[MeshFacts], list[SceneFacts], list[Finding], dict[str, EngineImport]]:
         """(textures, meshes, scenes, findings, engine imports by path), in the files' order."""
         engine = {rel: eng for _, rel, eng in sorted(self.engine, key=itemgetter(0))}
-        if self.in_order:
-            return self.textures, self.meshes, self.scenes, self.findings, engine
-        starts, counts = self.starts, self.counts
-        return (_in_order(self.textures, starts[0], counts[0]), _in_order(self.meshes, starts[1], counts[1]),
-                _in_order(self.scenes, starts[2], counts[2]), _in_order(self.findings, starts[3], counts[3]), engine)
+        at, ends, mixed, n = self.at, self.ends, self.mixed, self.n
+        return (_in_order(self.textures, at[0], ends[0], n) if mixed[0] else self.textures,
+                _in_order(self.meshes, at[1], ends[1], n) if mixed[1] else self.meshes,
+                _in_order(self.scenes, at[2], ends[2], n) if mixed[2] else self.scenes,
+                _in_order(self.findings, at[3], ends[3], n) if mixed[3] else self.findings, engine)
 
 
-def _in_order(items: list[T], starts: array, counts: array) -> list[T]:
-    """``items`` in the order of the files: file ``i``'s are ``counts[i]`` from ``starts[i]``."""
+def _in_order(items: list[T], at: array, ends: array, n: int) -> list[T]:
+    """``items`` in the order of the ``n`` files: the ``k``-th file that gave some (the one at
+    position ``at[k]``) gave those from ``ends[k - 1]`` (0 for the first) to ``ends[k]``."""
+    taken = array("i", [-1]) * n  # per file position: which file taken it was (-1: none)
+    for k, i in enumerate(at):
+        taken[i] = k
     out: list[T] = []
-    for start, count in zip(starts, counts, strict=True):
-        if count == 1:
+    for k in filter((0).__le__, taken):
+        start, end = ends[k - 1] if k else 0, ends[k]
+        if end - start == 1:
             out.append(items[start])
-        elif count:
-            out += items[start : start + count]
+        else:
+            out += items[start:end]
     return out
 
 
-def _combine(root: Path, found, following: list[str] | None, gathered: _Gathered, job: _Job) -> Scan:
+def _combine(root: Path, found, following: Sequence[str] | None, gathered: _Gathered, job: _Job) -> Scan:
     """The scan from the files read (all that discovery ``found``, or under ``[scan] follow
     = "gltf"`` the glTF/GLB files in ``following``), with the images their scenes use that
     were not read yet (excluded from discovery, or not read under ``follow``)."""
@@ -246,7 +269,7 @@ def _combine(root: Path, found, following: list[str] | None, gathered: _Gathered
         job.followed.update(follow)
         more_files = list(follow)
         more = _Gathered(more_files)
-        job.read(more_files, more.take)
+        job.read(more_files, more.take, more.position)
         more_textures, _, _, more_findings, more_engine = more.ordered()
         textures += more_textures
         findings += more_findings
