@@ -130,10 +130,16 @@ class MeshCost(Record, frozen=True):
     engine_vertex_bytes: int | None  # with a configured layout, else None
     engine_index_bytes: int | None
     buffer_bytes: int
-    basis: str  # "stored" or "engine layout"
     instances: int = 1
     skinned_copy_bytes: int = 0  # included in buffer_bytes
     blas: BlasEstimate | None = None
+
+    @property
+    def basis(self) -> str:
+        """How ``buffer_bytes`` was counted: "stored" (the file's own buffers) or "engine
+        layout" (a configured vertex layout: the engine sizes are set). Follows from them
+        rather than held: a field was 8 bytes a mesh, 1.1 MiB at the 100k ``glb`` tree's peak."""
+        return "stored" if self.engine_vertex_bytes is None else "engine layout"
 
     @property
     def dynamic(self) -> bool:
@@ -220,12 +226,10 @@ def price_mesh(
     if layout is None:
         engine_vertex = engine_index = None
         buffer_bytes = mesh.vertex_bytes + mesh.index_bytes + mesh.morph_bytes
-        basis = "stored"
     else:
         engine_vertex = mesh.vertices * layout.bytes_per_vertex
         engine_index = engine_index_count(mesh)[1]
         buffer_bytes = engine_vertex + engine_index + mesh.morph_bytes
-        basis = "engine layout"
     copy_bytes = 0
     if skinned_copy and mesh.skinned:
         copy_bytes = mesh.vertices * SKINNED_COPY_LAYOUT.bytes_per_vertex * instances
@@ -234,7 +238,6 @@ def price_mesh(
         engine_vertex_bytes=engine_vertex,
         engine_index_bytes=engine_index,
         buffer_bytes=buffer_bytes + copy_bytes,
-        basis=basis,
         instances=instances,
         skinned_copy_bytes=copy_bytes,
     )
