@@ -6,9 +6,9 @@ library's ``malloc``. glibc serves a block of 128 KiB or more from a mapping of 
 to the system when the block is freed, but it raises that threshold to the size of the largest
 such block freed so far (up to 32 MiB): after the first big table of a scan is freed, the next
 ones come from the heap, and when they are freed in turn their pages stay resident, holes that
-the small objects never fill. On the 100k-file ``glb`` benchmark tree those holes were 7-9 MiB
-of the scan's and of the warm check's peak resident memory (``benchmarks/README.md``, "The glb
-tree after issue 22, third round"). Fixing the threshold at glibc's default keeps every big
+the small objects never fill. On the 100k-file ``glb`` benchmark tree those holes were 5-9 MiB
+of the scan's and of the warm check's peak resident memory (``benchmarks/README.md``, "Third round: the
+lead's merges, glibc's heap and the JSON pieces"). Fixing the threshold at glibc's default keeps every big
 block its own mapping. Nothing is done on other C libraries and systems.
 """
 
