@@ -282,10 +282,11 @@ def _layout(value: Any, depth: int) -> Iterator[bytes]:
 
 _ENCODE = msgspec.json.Encoder().encode
 _FORMAT = msgspec.json.format
-#: Entries written per piece: about 300 KB of textures (a texture's entry lists every
+#: Entries written per piece: about 120 KB of textures (a texture's entry lists every
 #: material that uses it: 1,000 of a mesh library's were 1.2 MB, a piece and its parts 3.6 MiB
-#: at the 100k ``glb`` tree's peak; benchmarks/README.md).
-_BATCH = 250
+#: at the 100k ``glb`` tree's peak, 250 still 0.6 MiB; benchmarks/README.md). Smaller pieces
+#: are also written faster (they stay in the CPU's caches).
+_BATCH = 100
 #: Between two entries of a list at depth 1, one a line.
 _NEXT = b",\n    "
 #: Most values a memo keeps before it starts again (a report that repeats nothing would
