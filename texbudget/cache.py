@@ -257,15 +257,9 @@ class Signatures(Mapping[str, str]):
     def dependency(self, rel: str) -> str:
         """A dependency's signature (``Cache.each_hit``'s ``dep_sig``): ``own(rel)``, or for a
         file that is not here ``stat_signature`` of it under the prefix ``stat`` was given.
-        (``own``'s work written out: one call a dependency, not two.)"""
-        i = self.position.get(rel)
-        if i is not None:
-            kind = self.kinds[i]
-            if kind == 1 or kind == 2:
-                return f"{self.sizes[i]}:{self.mtimes[i]}:{self.ctimes[i]}"
-            if kind == 3:
-                return self.unfit[rel]
-        return stat_signature(self.prefix + rel)
+        (A glTF's dependencies are checked once per distinct list, ``Cache.each_hit``: this
+        is not hot enough to write ``own`` out again.)"""
+        return self.own(rel) or stat_signature(self.prefix + rel)
 
     def __getitem__(self, rel: str) -> str:
         sig = self.get(rel)
