@@ -8,14 +8,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
-import gc
 import json
 import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import NoReturn
 
-from texbudget import __version__
+from texbudget import __version__, collector
 from texbudget.errors import ExitCode, TexbudgetError, UsageError
 
 OUTPUT_FORMATS = ("text", "json", "csv", "markdown", "sarif")
@@ -609,31 +608,6 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-@contextlib.contextmanager
-def _one_shot_gc(exiting: bool) -> Iterator[None]:
-    """A command that runs once builds a few hundred thousand objects that live until it
-    exits, and no cycles worth finding: the default thresholds would walk them again and again
-    (10% of a warm ``check`` on 10k files). Collect rarely instead (mypy does the same); the
-    TUI keeps the defaults, and so does a caller of ``main`` once it returns.
-
-    At the end everything still alive is frozen first, so neither the collection that
-    restoring the thresholds sets off nor the one at interpreter exit walks it (together 50
-    to 80 ms after a scan of 10k files). ``exiting``: the process ends right after (the
-    console script), so it stays frozen; otherwise it goes to the oldest generation, unless the
-    caller had frozen objects of its own: unfreezing would release them too."""
-    thresholds = gc.get_threshold()
-    frozen = gc.get_freeze_count()
-    gc.freeze()
-    gc.set_threshold(200_000, 20, 20)
-    try:
-        yield
-    finally:
-        gc.freeze()
-        gc.set_threshold(*thresholds)
-        if not exiting and not frozen:
-            gc.unfreeze()
-
-
 def run() -> NoReturn:
     """The console script and ``python -m texbudget``: ``main``, then the interpreter's usual
     exit, so every exit handler runs (coverage.py's, a wrapper script's, ``weakref.finalize``).
@@ -671,7 +645,7 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
             return ExitCode.USAGE
         if args.func is cmd_tui:
             return int(args.func(args))
-        with _one_shot_gc(exiting):
+        with collector.one_shot(exiting):
             return int(args.func(args))
     except TexbudgetError as exc:
         print(f"texbudget: error: {exc}", file=sys.stderr)

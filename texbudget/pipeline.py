@@ -21,6 +21,7 @@ from texbudget.budget.cards import resolve_cards
 from texbudget.budget.inputs import BudgetInputs, summarize_acceleration
 from texbudget.budget.settings import BudgetSettings, settings_from_config
 from texbudget.budget.settings import scenarios as budget_scenarios
+from texbudget.collector import paused
 from texbudget.config import Config
 from texbudget.model import (
     Finding,
@@ -36,7 +37,7 @@ from texbudget.model import (
 from texbudget.policy.decision import content_role, decide_all, price
 from texbudget.policy.profiles import PolicySettings
 from texbudget.policy.rules import Rule
-from texbudget.scan.scene import Scan, gc_paused
+from texbudget.scan.scene import Scan
 from texbudget.sizing import bvh
 from texbudget.sizing.meshes import MeshCost, VertexLayout, price_mesh
 from texbudget.slots import alpha_unread
@@ -314,7 +315,7 @@ def unmatched_rules(scan: Scan, settings: Settings) -> tuple[Finding, ...]:
 
 def evaluate(scan: Scan, settings: Settings) -> Report:
     """Pure: facts + settings → priced rows and a verdict per scenario and card."""
-    with gc_paused():
+    with paused():
         return _evaluate(scan, settings)
 
 

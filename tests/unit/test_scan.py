@@ -927,19 +927,18 @@ def _with_frozen(block) -> tuple[int, int]:
 
 
 def test_what_a_caller_froze_stays_frozen():
-    from texbudget import cli
-    from texbudget.readers import meshes
+    from texbudget import collector
 
     def paused():
-        with scene.gc_paused():
+        with collector.paused():
             _ = [[] for _ in range(1000)]
 
     def own_garbage():
-        with meshes._own_garbage():
+        with collector.own_garbage():
             _ = [[] for _ in range(1000)]
 
     def one_shot():
-        with cli._one_shot_gc(exiting=False):
+        with collector.one_shot(exiting=False):
             _ = [[] for _ in range(1000)]
 
     for block in (paused, own_garbage, one_shot):
@@ -950,6 +949,24 @@ def test_what_a_caller_froze_stays_frozen():
         for block in (paused, own_garbage, one_shot):
             block()
             assert gc.get_freeze_count() == 0, block.__name__
+
+
+def test_inside_a_one_shot_block_nothing_counts_the_frozen_objects(tree, monkeypatch):
+    """``gc.get_freeze_count`` walks every frozen object: once at the start of a command (the
+    start-up's), and not by the pauses inside it, which know that ``one_shot`` froze them all.
+    What each block leaves frozen is the same as when it counts (the test above)."""
+    from texbudget import collector
+
+    counted: list[int] = []
+    count = gc.get_freeze_count
+    monkeypatch.setattr(gc, "get_freeze_count", lambda: counted.append(1) or count())
+    with collector.one_shot(exiting=False):
+        assert counted == [1]
+        with collector.paused(), collector.own_garbage():
+            pass
+        read_scene(tree, CONFIG, jobs=1, use_cache=False)
+        assert gc.get_freeze_count() > 0  # (a count of its own)
+    assert counted == [1, 1]
 
 
 # --- big scans give freed big blocks back (scan.memory) --------------------------------------

@@ -18,20 +18,19 @@ make it open another file, and remote loading stays off.
 
 Memory: trimesh's meshes hold reference cycles (their caches keep bound methods of the mesh),
 vertex and face arrays included, so only the cyclic collector frees them; a scan pauses the
-collector while it reads, and forked worker processes inherit that. ``_own_garbage`` collects
+collector while it reads, and forked worker processes inherit that. ``collector.own_garbage`` collects
 each file's cycles as soon as the facts are out, walking only the objects that file made.
 """
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import io
 import logging
 import posixpath
 import warnings
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable
 
+from texbudget.collector import own_garbage
 from texbudget.model import MeshFacts, PrimitiveFacts, ReadResult, SceneFacts
 from texbudget.readers import Source
 from texbudget.readers._common import fail, read_upto
@@ -64,26 +63,8 @@ def read_trimesh(src: Source) -> ReadResult:
         bad = _check_binary_stl(rel, data)
         if bad is not None:
             return bad
-    with _own_garbage():
+    with own_garbage():
         return _load(rel, data, file_type)
-
-
-@contextlib.contextmanager
-def _own_garbage() -> Iterator[None]:
-    """Free the reference cycles made in the block now, even with the collector paused, at
-    the cost of the block's own objects only: everything older is set aside first (frozen),
-    the youngest generation is collected, then the older objects come back (to the oldest
-    generation; freezing and unfreezing move the lists whole, without walking them). What was
-    frozen before (the console script's start-up, or a caller's own) stays frozen, and so do
-    the older objects then."""
-    frozen = gc.get_freeze_count()
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.collect(0)
-        if not frozen:
-            gc.unfreeze()
 
 
 def _load(rel: str, data: bytes, file_type: str) -> ReadResult:

@@ -7,7 +7,7 @@ the ``Scan`` it returns and re-runs ``pipeline.evaluate`` on it for every settin
 Import the module you need; this package imports none of them (docs/decisions.md, "Modules
 along their seams"):
 
-- ``scan.scene``: ``read_scene``, ``Scan``, ``gc_paused``, ``follows_gltf``;
+- ``scan.scene``: ``read_scene``, ``Scan``, ``follows_gltf``;
 - ``scan.job``: ``CacheStats`` and one scan's reading (cache lookups and stores, the serial
   or pooled reads of misses, ``POOL_MIN_FILES``);
 - ``scan.reading``: one file's read (``_Prefetched``, ``PREFETCH_BYTES``), ``is_scene``,
