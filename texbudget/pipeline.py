@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Mapping, Sequence
+from itertools import chain, repeat
 from pathlib import Path
 
 import msgspec
-from msgspec.structs import force_setattr
 
 from texbudget import findings
 from texbudget.budget.assessment import assess
@@ -26,6 +26,7 @@ from texbudget.model import (
     Finding,
     Record,
     ScenarioResult,
+    SceneFacts,
     TextureCost,
     TextureFacts,
     TexturePlan,
@@ -135,20 +136,20 @@ def prepare(scan: Scan) -> _Prepared:
     last = _prepared
     if last is not None and last[0] is scan:
         return last[1]
-    # Each texture's uses (texture, user, slot) in the order met, then its users and slots
-    # once each in that order (dicts as ordered sets), and for a texture with alpha the
-    # (slot, alphaMode) of its uses: one dict lookup per use (a mesh library's scenes hold
-    # tens of thousands of uses of a few thousand textures).
-    uses: dict[str, list[tuple[str, str, str]]] = {}
+    # Each texture's users and slots in the order met (one dict lookup and two appends per
+    # use: a mesh library's scenes hold tens of thousands of uses of a few hundred textures),
+    # then its users and slots once each in that order (dicts as ordered sets, C loops).
+    uses: dict[str, tuple[list[str], list[str]]] = {}
     for scene in scan.scenes:
-        for use in zip(scene.texture_paths, scene.texture_users, scene.texture_slots, strict=True):
-            listed = uses.get(use[0])
+        for tex, user, slot in zip(scene.texture_paths, scene.texture_users, scene.texture_slots, strict=True):
+            listed = uses.get(tex)
             if listed is None:
-                uses[use[0]] = [use]
+                uses[tex] = ([user], [slot])
             else:
-                listed.append(use)
-    users = {tex: tuple(dict.fromkeys([user for _, user, _ in listed])) for tex, listed in uses.items()}
-    found = {tex: tuple(dict.fromkeys([slot for _, _, slot in listed])) for tex, listed in uses.items()}
+                listed[0].append(user)
+                listed[1].append(slot)
+    users = {tex: tuple(dict.fromkeys(listed[0])) for tex, listed in uses.items()}
+    found = {tex: tuple(dict.fromkeys(listed[1])) for tex, listed in uses.items()}
     modes = {material: mode for scene in scan.scenes for material, mode in scene.alpha_modes}
     roles: dict[tuple[str, str], tuple[str, str]] = {}  # one copy of each (role, reason)
     own_roles = []
@@ -157,7 +158,13 @@ def prepare(scan: Scan) -> _Prepared:
         role = content_role(facts, found.get(facts.path, ()))
         own_roles.append(roles.setdefault(role, role))
         if facts.alpha and facts.path in uses:
-            reason = alpha_unread(dict.fromkeys([(slot, modes.get(user, "OPAQUE")) for _, user, slot in uses[facts.path]]))
+            # the (slot, alphaMode) of its uses, each once: every material is OPAQUE without modes
+            if modes:
+                tex_users, tex_slots = uses[facts.path]
+                read = dict.fromkeys(zip(tex_slots, map(modes.get, tex_users, repeat("OPAQUE")), strict=True))
+            else:
+                read = dict.fromkeys(zip(found[facts.path], repeat("OPAQUE")))
+            reason = alpha_unread(read)
             if reason is not None:
                 alpha_unused[facts.path] = reason
     not_counted = {path: FALLBACK for scene in scan.scenes for path in scene.fallbacks if path not in users}
@@ -176,21 +183,28 @@ def prepare(scan: Scan) -> _Prepared:
 
 def instance_counts(scan: Scan, overrides: Sequence[tuple[str, int]]) -> dict[str, int]:
     """Instances per mesh: the scene graphs' counts, then ``[[instances]]`` globs (last wins);
-    a mesh no scene places counts once. An engine project's levels (a scene of role "project",
-    ``levels.reading.project_scan``) replace the count of each mesh they place."""
-    counts: dict[str, int] = {}
-    levels: dict[str, int] = {}
-    for scene in scan.scenes:
-        into = levels if scene.role == "project" else counts
-        for placed, n in zip(scene.mesh_paths, scene.mesh_counts, strict=True):
-            into[placed] = into.get(placed, 0) + n
-    counts.update(levels)
-    for mesh in scan.meshes:
-        counts.setdefault(mesh.path, 1)
-        for pattern, n in overrides:
-            base = file_of(mesh.path)
-            if fnmatch.fnmatchcase(mesh.path, pattern) or fnmatch.fnmatchcase(base, pattern):
+    a mesh no scene places and no glob names is not listed: it counts once. An engine
+    project's levels (a scene of role "project", ``levels.reading.project_scan``) replace the
+    count of each mesh they place."""
+    counts = _placed([s for s in scan.scenes if s.role != "project"])
+    counts.update(_placed([s for s in scan.scenes if s.role == "project"]))
+    for pattern, n in overrides:
+        for mesh in scan.meshes:
+            if fnmatch.fnmatchcase(mesh.path, pattern) or fnmatch.fnmatchcase(file_of(mesh.path), pattern):
                 counts[mesh.path] = n
+    return counts
+
+
+def _placed(scenes: Sequence[SceneFacts]) -> dict[str, int]:
+    """What ``scenes`` place of each mesh, summed. A mesh library places each mesh in one
+    scene once: the columns end to end are the counts then (C loops, no sums)."""
+    paths = list(chain.from_iterable([s.mesh_paths for s in scenes]))
+    counts = dict(zip(paths, chain.from_iterable([s.mesh_counts for s in scenes]), strict=True))
+    if len(counts) < len(paths):  # some mesh is placed more than once: sum its counts
+        counts = {}
+        for scene in scenes:
+            for placed, n in zip(scene.mesh_paths, scene.mesh_counts, strict=True):
+                counts[placed] = counts.get(placed, 0) + n
     return counts
 
 
@@ -223,14 +237,8 @@ def price_meshes(scan: Scan, settings: Settings) -> tuple[MeshCost, ...]:
     report), as the scan's counts and sizes are (``cache.Decoder``)."""
     counts = instance_counts(scan, settings.instances)
     kept: dict[int, int] = {}
-    out = []
-    for m in scan.meshes:
-        cost = price_mesh(m, counts.get(m.path, 1), settings.layout, settings.skinned_copy)
-        size = cost.buffer_bytes
-        if (same := kept.setdefault(size, size)) is not size:
-            force_setattr(cost, "buffer_bytes", same)  # the cost is new, seen by no one yet
-        out.append(cost)
-    return tuple(out)
+    layout, skinned_copy = settings.layout, settings.skinned_copy
+    return tuple([price_mesh(m, counts.get(m.path, 1), layout, skinned_copy, sizes=kept) for m in scan.meshes])
 
 
 #: The last scan's meshes priced, their acceleration estimates by (vendor, compaction, RT
