@@ -9,9 +9,11 @@ are never read again. The CLI, the TUI and the benchmarks all call these two fun
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import chain, repeat
+from operator import attrgetter
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -139,18 +141,19 @@ def prepare(scan: Scan) -> _Prepared:
     # Each texture's users and slots in the order met (one dict lookup and two appends per
     # use: a mesh library's scenes hold tens of thousands of uses of a few hundred textures),
     # then its users and slots once each in that order (dicts as ordered sets, C loops).
+    scenes = scan.scenes
     uses: dict[str, tuple[list[str], list[str]]] = {}
-    for scene in scan.scenes:
-        for tex, user, slot in zip(scene.texture_paths, scene.texture_users, scene.texture_slots, strict=True):
-            listed = uses.get(tex)
-            if listed is None:
-                uses[tex] = ([user], [slot])
-            else:
-                listed[0].append(user)
-                listed[1].append(slot)
+    for tex, user, slot in zip(_column(scenes, "texture_paths"), _column(scenes, "texture_users"),
+                               _column(scenes, "texture_slots"), strict=True):
+        listed = uses.get(tex)
+        if listed is None:
+            uses[tex] = ([user], [slot])
+        else:
+            listed[0].append(user)
+            listed[1].append(slot)
     users = {tex: tuple(dict.fromkeys(listed[0])) for tex, listed in uses.items()}
     found = {tex: tuple(dict.fromkeys(listed[1])) for tex, listed in uses.items()}
-    modes = {material: mode for scene in scan.scenes for material, mode in scene.alpha_modes}
+    modes = dict(_column(scenes, "alpha_modes"))
     roles: dict[tuple[str, str], tuple[str, str]] = {}  # one copy of each (role, reason)
     own_roles = []
     alpha_unused: dict[str, str] = {}
@@ -167,11 +170,10 @@ def prepare(scan: Scan) -> _Prepared:
             reason = alpha_unread(read)
             if reason is not None:
                 alpha_unused[facts.path] = reason
-    not_counted = {path: FALLBACK for scene in scan.scenes for path in scene.fallbacks if path not in users}
-    for scene in scan.scenes:
-        for face, cube in scene.cube_faces:
-            if face not in users:
-                not_counted.setdefault(face, f"a face of the cubemap {cube} (EXT_lights_image_based), priced there: not counted")
+    not_counted = {path: FALLBACK for path in _column(scenes, "fallbacks") if path not in users}
+    for face, cube in _column(scenes, "cube_faces"):
+        if face not in users:
+            not_counted.setdefault(face, f"a face of the cubemap {cube} (EXT_lights_image_based), priced there: not counted")
     prepared = _Prepared(
         users=users, slots=found, own_roles=tuple(own_roles),
         opaque=frozenset(f.path for f in scan.textures if not f.alpha) | alpha_unused.keys(),
@@ -186,8 +188,9 @@ def instance_counts(scan: Scan, overrides: Sequence[tuple[str, int]]) -> dict[st
     a mesh no scene places and no glob names is not listed: it counts once. An engine
     project's levels (a scene of role "project", ``levels.reading.project_scan``) replace the
     count of each mesh they place."""
-    counts = _placed([s for s in scan.scenes if s.role != "project"])
-    counts.update(_placed([s for s in scan.scenes if s.role == "project"]))
+    project = [s for s in scan.scenes if s.role == "project"]
+    counts = _placed([s for s in scan.scenes if s.role != "project"] if project else scan.scenes)
+    counts.update(_placed(project))
     for pattern, n in overrides:
         for mesh in scan.meshes:
             if fnmatch.fnmatchcase(mesh.path, pattern) or fnmatch.fnmatchcase(file_of(mesh.path), pattern):
@@ -198,14 +201,19 @@ def instance_counts(scan: Scan, overrides: Sequence[tuple[str, int]]) -> dict[st
 def _placed(scenes: Sequence[SceneFacts]) -> dict[str, int]:
     """What ``scenes`` place of each mesh, summed. A mesh library places each mesh in one
     scene once: the columns end to end are the counts then (C loops, no sums)."""
-    paths = list(chain.from_iterable([s.mesh_paths for s in scenes]))
-    counts = dict(zip(paths, chain.from_iterable([s.mesh_counts for s in scenes]), strict=True))
+    paths = list(_column(scenes, "mesh_paths"))
+    counts = dict(zip(paths, _column(scenes, "mesh_counts"), strict=True))
     if len(counts) < len(paths):  # some mesh is placed more than once: sum its counts
         counts = {}
         for scene in scenes:
             for placed, n in zip(scene.mesh_paths, scene.mesh_counts, strict=True):
                 counts[placed] = counts.get(placed, 0) + n
     return counts
+
+
+def _column(scenes: Sequence[SceneFacts], field: str) -> Iterator[Any]:
+    """One field (a tuple) of every scene, end to end: the scenes are walked by C loops."""
+    return chain.from_iterable(map(attrgetter(field), scenes))
 
 
 def _plan_textures(scan: Scan, prepared: _Prepared, settings: Settings, quality: str) -> tuple[TextureCost, ...]:
