@@ -138,36 +138,43 @@ def prepare(scan: Scan) -> _Prepared:
     last = _prepared
     if last is not None and last[0] is scan:
         return last[1]
-    # Each texture's users and slots in the order met (one dict lookup and two appends per
-    # use: a mesh library's scenes hold tens of thousands of uses of a few hundred textures),
-    # then its users and slots once each in that order (dicts as ordered sets, C loops).
+    # Each texture's users in the order met, and its slots once each (a dict as an ordered
+    # set): one dict lookup per use (a mesh library's scenes hold tens of thousands of uses of
+    # a few hundred textures); then its users once each in that order.
     scenes = scan.scenes
-    uses: dict[str, tuple[list[str], list[str]]] = {}
+    uses: dict[str, tuple[list[str], dict[str, None]]] = {}
     for tex, user, slot in zip(_column(scenes, "texture_paths"), _column(scenes, "texture_users"),
                                _column(scenes, "texture_slots"), strict=True):
         listed = uses.get(tex)
         if listed is None:
-            uses[tex] = ([user], [slot])
+            uses[tex] = ([user], {slot: None})
         else:
             listed[0].append(user)
-            listed[1].append(slot)
+            listed[1][slot] = None
     users = {tex: tuple(dict.fromkeys(listed[0])) for tex, listed in uses.items()}
-    found = {tex: tuple(dict.fromkeys(listed[1])) for tex, listed in uses.items()}
+    found = {tex: tuple(listed[1]) for tex, listed in uses.items()}
+    del uses
+    # Per used texture with alpha, the (slot, alphaMode) of its uses, each once: every
+    # material is OPAQUE but those with an alphaMode (rare: then the uses are walked again)
     modes = dict(_column(scenes, "alpha_modes"))
+    alpha = [f.path for f in scan.textures if f.alpha and f.path in found]
+    reads: dict[str, dict[tuple[str, str], None]]
+    if modes:
+        reads = {tex: {} for tex in alpha}
+        for tex, user, slot in zip(_column(scenes, "texture_paths"), _column(scenes, "texture_users"),
+                                   _column(scenes, "texture_slots"), strict=True):
+            if tex in reads:
+                reads[tex][slot, modes.get(user, "OPAQUE")] = None
+    else:
+        reads = {tex: dict.fromkeys(zip(found[tex], repeat("OPAQUE"))) for tex in alpha}
     roles: dict[tuple[str, str], tuple[str, str]] = {}  # one copy of each (role, reason)
     own_roles = []
     alpha_unused: dict[str, str] = {}
     for facts in scan.textures:
         role = content_role(facts, found.get(facts.path, ()))
         own_roles.append(roles.setdefault(role, role))
-        if facts.alpha and facts.path in uses:
-            # the (slot, alphaMode) of its uses, each once: every material is OPAQUE without modes
-            if modes:
-                tex_users, tex_slots = uses[facts.path]
-                read = dict.fromkeys(zip(tex_slots, map(modes.get, tex_users, repeat("OPAQUE")), strict=True))
-            else:
-                read = dict.fromkeys(zip(found[facts.path], repeat("OPAQUE")))
-            reason = alpha_unread(read)
+        if facts.alpha and facts.path in reads:
+            reason = alpha_unread(reads[facts.path])
             if reason is not None:
                 alpha_unused[facts.path] = reason
     not_counted = {path: FALLBACK for path in _column(scenes, "fallbacks") if path not in users}
