@@ -9,11 +9,13 @@ are never read again. The CLI, the TUI and the benchmarks all call these two fun
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import chain, repeat
+from operator import attrgetter
 from pathlib import Path
+from typing import Any
 
 import msgspec
-from msgspec.structs import force_setattr
 
 from texbudget import findings
 from texbudget.budget.assessment import assess
@@ -27,6 +29,7 @@ from texbudget.model import (
     Finding,
     Record,
     ScenarioResult,
+    SceneFacts,
     TextureCost,
     TextureFacts,
     TexturePlan,
@@ -136,36 +139,49 @@ def prepare(scan: Scan) -> _Prepared:
     last = _prepared
     if last is not None and last[0] is scan:
         return last[1]
-    # Each texture's uses (texture, user, slot) in the order met, then its users and slots
-    # once each in that order (dicts as ordered sets), and for a texture with alpha the
-    # (slot, alphaMode) of its uses: one dict lookup per use (a mesh library's scenes hold
-    # tens of thousands of uses of a few thousand textures).
-    uses: dict[str, list[tuple[str, str, str]]] = {}
-    for scene in scan.scenes:
-        for use in zip(scene.texture_paths, scene.texture_users, scene.texture_slots, strict=True):
-            listed = uses.get(use[0])
-            if listed is None:
-                uses[use[0]] = [use]
-            else:
-                listed.append(use)
-    users = {tex: tuple(dict.fromkeys([user for _, user, _ in listed])) for tex, listed in uses.items()}
-    found = {tex: tuple(dict.fromkeys([slot for _, _, slot in listed])) for tex, listed in uses.items()}
-    modes = {material: mode for scene in scan.scenes for material, mode in scene.alpha_modes}
+    # Each texture's users in the order met, and its slots once each (a dict as an ordered
+    # set): one dict lookup per use (a mesh library's scenes hold tens of thousands of uses of
+    # a few hundred textures); then its users once each in that order.
+    scenes = scan.scenes
+    uses: dict[str, tuple[list[str], dict[str, None]]] = {}
+    for tex, user, slot in zip(_column(scenes, "texture_paths"), _column(scenes, "texture_users"),
+                               _column(scenes, "texture_slots"), strict=True):
+        listed = uses.get(tex)
+        if listed is None:
+            uses[tex] = ([user], {slot: None})
+        else:
+            listed[0].append(user)
+            listed[1][slot] = None
+    users = {tex: tuple(dict.fromkeys(listed[0])) for tex, listed in uses.items()}
+    found = {tex: tuple(listed[1]) for tex, listed in uses.items()}
+    del uses
+    # Per used texture with alpha, the (slot, alphaMode) of its uses, each once: every
+    # material is OPAQUE but those with an alphaMode (rare: then the uses are walked again)
+    modes = dict(_column(scenes, "alpha_modes"))
+    alpha = [f.path for f in scan.textures if f.alpha and f.path in found]
+    reads: dict[str, dict[tuple[str, str], None]]
+    if modes:
+        reads = {tex: {} for tex in alpha}
+        for tex, user, slot in zip(_column(scenes, "texture_paths"), _column(scenes, "texture_users"),
+                                   _column(scenes, "texture_slots"), strict=True):
+            if tex in reads:
+                reads[tex][slot, modes.get(user, "OPAQUE")] = None
+    else:
+        reads = {tex: dict.fromkeys(zip(found[tex], repeat("OPAQUE"))) for tex in alpha}
     roles: dict[tuple[str, str], tuple[str, str]] = {}  # one copy of each (role, reason)
     own_roles = []
     alpha_unused: dict[str, str] = {}
     for facts in scan.textures:
         role = content_role(facts, found.get(facts.path, ()))
         own_roles.append(roles.setdefault(role, role))
-        if facts.alpha and facts.path in uses:
-            reason = alpha_unread(dict.fromkeys([(slot, modes.get(user, "OPAQUE")) for _, user, slot in uses[facts.path]]))
+        if facts.alpha and facts.path in reads:
+            reason = alpha_unread(reads[facts.path])
             if reason is not None:
                 alpha_unused[facts.path] = reason
-    not_counted = {path: FALLBACK for scene in scan.scenes for path in scene.fallbacks if path not in users}
-    for scene in scan.scenes:
-        for face, cube in scene.cube_faces:
-            if face not in users:
-                not_counted.setdefault(face, f"a face of the cubemap {cube} (EXT_lights_image_based), priced there: not counted")
+    not_counted = {path: FALLBACK for path in _column(scenes, "fallbacks") if path not in users}
+    for face, cube in _column(scenes, "cube_faces"):
+        if face not in users:
+            not_counted.setdefault(face, f"a face of the cubemap {cube} (EXT_lights_image_based), priced there: not counted")
     prepared = _Prepared(
         users=users, slots=found, own_roles=tuple(own_roles),
         opaque=frozenset(f.path for f in scan.textures if not f.alpha) | alpha_unused.keys(),
@@ -177,22 +193,35 @@ def prepare(scan: Scan) -> _Prepared:
 
 def instance_counts(scan: Scan, overrides: Sequence[tuple[str, int]]) -> dict[str, int]:
     """Instances per mesh: the scene graphs' counts, then ``[[instances]]`` globs (last wins);
-    a mesh no scene places counts once. An engine project's levels (a scene of role "project",
-    ``levels.reading.project_scan``) replace the count of each mesh they place."""
-    counts: dict[str, int] = {}
-    levels: dict[str, int] = {}
-    for scene in scan.scenes:
-        into = levels if scene.role == "project" else counts
-        for placed, n in zip(scene.mesh_paths, scene.mesh_counts, strict=True):
-            into[placed] = into.get(placed, 0) + n
-    counts.update(levels)
-    for mesh in scan.meshes:
-        counts.setdefault(mesh.path, 1)
-        for pattern, n in overrides:
-            base = file_of(mesh.path)
-            if fnmatch.fnmatchcase(mesh.path, pattern) or fnmatch.fnmatchcase(base, pattern):
+    a mesh no scene places and no glob names is not listed: it counts once. An engine
+    project's levels (a scene of role "project", ``levels.reading.project_scan``) replace the
+    count of each mesh they place."""
+    project = [s for s in scan.scenes if s.role == "project"]
+    counts = _placed([s for s in scan.scenes if s.role != "project"] if project else scan.scenes)
+    counts.update(_placed(project))
+    for pattern, n in overrides:
+        for mesh in scan.meshes:
+            if fnmatch.fnmatchcase(mesh.path, pattern) or fnmatch.fnmatchcase(file_of(mesh.path), pattern):
                 counts[mesh.path] = n
     return counts
+
+
+def _placed(scenes: Sequence[SceneFacts]) -> dict[str, int]:
+    """What ``scenes`` place of each mesh, summed. A mesh library places each mesh in one
+    scene once: the columns end to end are the counts then (C loops, no sums)."""
+    paths = list(_column(scenes, "mesh_paths"))
+    counts = dict(zip(paths, _column(scenes, "mesh_counts"), strict=True))
+    if len(counts) < len(paths):  # some mesh is placed more than once: sum its counts
+        counts = {}
+        for scene in scenes:
+            for placed, n in zip(scene.mesh_paths, scene.mesh_counts, strict=True):
+                counts[placed] = counts.get(placed, 0) + n
+    return counts
+
+
+def _column(scenes: Sequence[SceneFacts], field: str) -> Iterator[Any]:
+    """One field (a tuple) of every scene, end to end: the scenes are walked by C loops."""
+    return chain.from_iterable(map(attrgetter(field), scenes))
 
 
 def _plan_textures(scan: Scan, prepared: _Prepared, settings: Settings, quality: str) -> tuple[TextureCost, ...]:
@@ -224,14 +253,8 @@ def price_meshes(scan: Scan, settings: Settings) -> tuple[MeshCost, ...]:
     report), as the scan's counts and sizes are (``cache.Decoder``)."""
     counts = instance_counts(scan, settings.instances)
     kept: dict[int, int] = {}
-    out = []
-    for m in scan.meshes:
-        cost = price_mesh(m, counts.get(m.path, 1), settings.layout, settings.skinned_copy)
-        size = cost.buffer_bytes
-        if (same := kept.setdefault(size, size)) is not size:
-            force_setattr(cost, "buffer_bytes", same)  # the cost is new, seen by no one yet
-        out.append(cost)
-    return tuple(out)
+    layout, skinned_copy = settings.layout, settings.skinned_copy
+    return tuple([price_mesh(m, counts.get(m.path, 1), layout, skinned_copy, sizes=kept) for m in scan.meshes])
 
 
 #: The last scan's meshes priced, their acceleration estimates by (vendor, compaction, RT

@@ -54,6 +54,9 @@ _CUSTOM = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*gi?b\s*$", re.IGNORECASE)
 
 
 def _gib(value: Any) -> int:
+    """GiB as written (an int, a decimal such as 13.5, or its text) in bytes, exactly."""
+    if type(value) is int:  # most of the table: no Fraction needed
+        return value * GIB
     return int(Fraction(str(value)) * GIB)
 
 

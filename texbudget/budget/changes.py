@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 from functools import lru_cache
+from operator import attrgetter
 from typing import NamedTuple
 
 import msgspec
@@ -176,8 +177,8 @@ def _action(kind: str, first: _Step, last: _Step, steps: int) -> str:
     return kind  # pragma: no cover
 
 
-def _key(plan: TexturePlan) -> tuple:
-    return (plan.gpu_format, plan.width, plan.height, plan.depth, plan.levels, plan.faces, plan.layers, plan.tier_drop)
+#: A plan's texture state apart from role, opacity and streaming: what prices it.
+_key = attrgetter("gpu_format", "width", "height", "depth", "levels", "faces", "layers", "tier_drop")
 
 
 @lru_cache(maxsize=65536)
@@ -271,8 +272,7 @@ class _Registry:
                                      floors[i] if floors else c.allocated_bytes)
             else:  # _ensure, with the common case inline (10,000 textures, a few dozen states)
                 o = p.path in opaque
-                ident = ((f, p.width, p.height, p.depth, p.levels, p.faces, p.layers, p.tier_drop),
-                         p.role, o, bool(keep) and p.streamed)
+                ident = (_key(p), p.role, o, bool(keep) and p.streamed)
                 found = index.get(ident)
                 cid = self._ensure(p, o) if found is None else found
             cls0.append(cid)

@@ -356,8 +356,9 @@ class _LargestFirst(_Sequence):
             d_full[c], d_floor[c] = reg.dfull[t] - reg.dfull[c], reg.dfloor[t] - reg.dfloor[c]
         changed: dict[int, tuple[int, int]] = {}
         for in_groups, shared in reg.parts(g):
-            states = list(map(cls.__getitem__, shared))
-            a, b = sum(map(d_full.__getitem__, states)), sum(map(d_floor.__getitem__, states))
+            a = sum(map(d_full.__getitem__, map(cls.__getitem__, shared)))
+            # without streaming a state's floor is its allocation: the floor moves as much
+            b = sum(map(d_floor.__getitem__, map(cls.__getitem__, shared))) if reg.keep else a
             if a or b:
                 for h in in_groups:
                     x, y = changed.get(h, (0, 0))

@@ -219,10 +219,14 @@ def price_mesh(
     instances: int = 1,
     layout: VertexLayout | None = None,
     skinned_copy: bool = False,
+    *,
+    sizes: dict[int, int] | None = None,
 ) -> MeshCost:
     """Price one mesh. Without ``layout`` the budget counts the stored bytes (vertex + index +
     morph); with it, ``vertices × layout.bytes_per_vertex`` + engine indices + morph bytes. With
-    ``skinned_copy`` a skinned mesh adds 40 B/vertex per instance (SKINNED_COPY_LAYOUT)."""
+    ``skinned_copy`` a skinned mesh adds 40 B/vertex per instance (SKINNED_COPY_LAYOUT).
+    ``sizes``: the ``buffer_bytes`` met so far, each its own key; an equal one is that int
+    object (``pipeline.price_meshes``: a mesh library repeats a few sizes)."""
     if layout is None:
         engine_vertex = engine_index = None
         buffer_bytes = mesh.vertex_bytes + mesh.index_bytes + mesh.morph_bytes
@@ -233,11 +237,14 @@ def price_mesh(
     copy_bytes = 0
     if skinned_copy and mesh.skinned:
         copy_bytes = mesh.vertices * SKINNED_COPY_LAYOUT.bytes_per_vertex * instances
+    buffer_bytes += copy_bytes
+    if sizes is not None:
+        buffer_bytes = sizes.setdefault(buffer_bytes, buffer_bytes)
     return MeshCost(
         facts=mesh,
         engine_vertex_bytes=engine_vertex,
         engine_index_bytes=engine_index,
-        buffer_bytes=buffer_bytes + copy_bytes,
+        buffer_bytes=buffer_bytes,
         instances=instances,
         skinned_copy_bytes=copy_bytes,
     )
