@@ -386,7 +386,7 @@ def _values() -> Codec:
     return Codec(tuple[ReadResult, EngineImport | None, Finding | None])
 
 
-def stored(value: tuple[ReadResult, object]) -> tuple[ReadResult, object, Finding | None]:
+def stored(value: tuple[ReadResult, object]) -> tuple[ReadResult, Any, Finding | None]:
     """A cache value ``(ReadResult, EngineImport | Finding | None)`` in its stored form,
     ``(ReadResult, EngineImport | None, Finding | None)``: what ``dumps`` writes (and a pool
     worker sends, ``scan.reading._MESSAGES``)."""

@@ -187,8 +187,8 @@ class _Job:
         from texbudget.scan import pool
 
         default = self.reader is _read_one
-        # Each file's value is shared as the cache's values are (``Decoder``), equal values
-        # across files (a custom reader's too: its engine is an EngineImport, a Finding or None);
+        # Each file's value is shared as the cache's values are (``Decoder``: equal values
+        # across files kept once; a custom reader's too: its engine is an EngineImport, a Finding or None);
         # the numbers of what this process reads are shared with them. A file's path is
         # the string of ``paths`` (the read's files and their table, when given).
         decoder = cache_mod.Decoder(*paths) if paths[1] is not None else cache_mod.Decoder(rels)
