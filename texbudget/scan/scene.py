@@ -243,15 +243,16 @@ def _in_order(items: list[T], at: array, ends: array, breaks: list[int], n: int)
 
     Files come in runs in order (the pool's chunks, a few dozen of them): the runs are merged
     a stretch at a time (a slice of ``items`` each, where a run's files come before every
-    other run's next one: found by bisection), while that takes a stretch per 32 files at
-    most (a chunk holds 16 to 128); otherwise (chunks of two types whose files alternate, as
-    the textures of folders of mixed types) file by file."""
+    other run's next one: found by bisection), while that takes a stretch per 64 files at
+    most (a big scan's chunks hold 128); otherwise (chunks of two types whose files
+    alternate, as the textures of folders of mixed types) file by file, as before that: the
+    stretches tried first cost a tenth of that or less (10k mix tree: about 2 ms either way)."""
     if not breaks:
         return items
     heads = [(at[start], start, stop) for start, stop in zip([0, *breaks], [*breaks, len(at)], strict=True)]
     heapify(heads)
     out: list[T] = []
-    budget = 4 + len(at) // 32
+    budget = 4 + len(at) // 64
     while heads and budget:
         _, start, stop = heappop(heads)
         cut = bisect_left(at, heads[0][0], start, stop) if heads else stop  # its files before the next head
