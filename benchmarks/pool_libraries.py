@@ -72,8 +72,8 @@ def _read_numbered(k: int) -> bytes:
     from texbudget.scan.reading import _MESSAGES, _read_chunk
 
     t = _TASK
-    blobs, deps = _read_chunk(t.root, [(rel, rel in t.sidecar) for rel in t.chunks[k]], t.reader, t.for_cache)
-    return _MESSAGES.dumps((k, blobs, deps))
+    read = _read_chunk(t.root, [(rel, rel in t.sidecar) for rel in t.chunks[k]], t.reader, t.for_cache)
+    return _MESSAGES.dumps((k, *read))
 
 
 def _library_pooled(job, rels, sidecar, arrived, paths=((), None), *, library: str, all_workers: bool) -> None:
@@ -107,11 +107,15 @@ def _library_pooled(job, rels, sidecar, arrived, paths=((), None), *, library: s
         job.step(len(chunks[k]))
 
     def take(message: bytes) -> None:
-        number, blobs, deps = _MESSAGES.loads(message)
-        for rel, blob, names in zip(chunks[number], blobs, deps, strict=True):
-            arrived(rel, decoder.loads(blob), blob if keep else None, names)
+        number, blobs, values, deps = _MESSAGES.loads(message)
+        if keep:
+            for rel, blob, names in zip(chunks[number], blobs, deps, strict=True):
+                arrived(rel, decoder.loads(blob), blob, names)
+        else:
+            for rel, value in zip(chunks[number], values, strict=True):
+                arrived(rel, decoder.take(value), None, False)
         done[number] = True
-        job.step(len(blobs))
+        job.step(len(chunks[number]))
 
     method = "fork" if threading.active_count() == 1 else "spawn"
     ctx = multiprocessing.get_context(method)

@@ -386,12 +386,19 @@ def _values() -> Codec:
     return Codec(tuple[ReadResult, EngineImport | None, Finding | None])
 
 
-def dumps(value: tuple[ReadResult, object]) -> bytes:
-    """The stored form of a cache value ``(ReadResult, EngineImport | Finding | None)``."""
+def stored(value: tuple[ReadResult, object]) -> tuple[ReadResult, Any, Finding | None]:
+    """A cache value ``(ReadResult, EngineImport | Finding | None)`` in its stored form,
+    ``(ReadResult, EngineImport | None, Finding | None)``: what ``dumps`` writes (and a pool
+    worker sends, ``scan.reading._MESSAGES``)."""
     result, engine = value
     if isinstance(engine, Finding):
-        return _values().dumps((result, None, engine))
-    return _values().dumps((result, engine, None))
+        return result, None, engine
+    return result, engine, None
+
+
+def dumps(value: tuple[ReadResult, object]) -> bytes:
+    """The stored form of a cache value ``(ReadResult, EngineImport | Finding | None)``."""
+    return _values().dumps(stored(value))
 
 
 def loads(blob: bytes) -> tuple[ReadResult, object]:
@@ -524,9 +531,15 @@ class Decoder:
         return cls(list(sigs))
 
     def loads(self, blob: bytes) -> tuple[ReadResult, object]:
-        value = loads(blob)
-        self.share(value[0])
-        return value
+        """A cache value from its blob (``loads``), shared."""
+        return self.take(_values().loads(blob))
+
+    def take(self, value: tuple[ReadResult, object, Finding | None]) -> tuple[ReadResult, object]:
+        """A cache value from its stored form just decoded (``stored``; a pool worker's
+        message holds them so when no cache is written), shared."""
+        result, engine, refused = value
+        self.share(result)
+        return result, engine if engine is not None else refused
 
     def share_sizes(self, result: ReadResult) -> None:
         """Point the numbers of ``result`` (read in this process, seen by no one yet: its
@@ -567,15 +580,17 @@ class Decoder:
         for scene in result.scenes:
             value = scene.path
             force_setattr(scene, "path", own(value, paths[i] if (i := at(value)) is not None else share(value, value)))
+            # the columns of own and kept values rebuilt by a map (a comprehension is a call
+            # of its own on Python 3.11)
             if scene.mesh_paths:
-                force_setattr(scene, "mesh_paths", tuple([own(m, m) for m in scene.mesh_paths]))
+                force_setattr(scene, "mesh_paths", tuple(map(own, scene.mesh_paths, scene.mesh_paths)))
                 force_setattr(scene, "mesh_counts", share(scene.mesh_counts, scene.mesh_counts))
             if scene.texture_paths:
                 force_setattr(scene, "texture_paths", tuple([paths[i] if (i := at(t)) is not None else share(t, t) for t in scene.texture_paths]))
-                force_setattr(scene, "texture_users", tuple([own(u, u) for u in scene.texture_users]))
+                force_setattr(scene, "texture_users", tuple(map(own, scene.texture_users, scene.texture_users)))
                 slots = self.shared.get(scene.texture_slots)
                 if slots is None:  # kept with its slots kept
-                    slots = tuple([share(slot, slot) for slot in scene.texture_slots])
+                    slots = tuple(map(share, scene.texture_slots, scene.texture_slots))
                     share(slots, slots)
                 force_setattr(scene, "texture_slots", slots)
             for ref in scene.refs:

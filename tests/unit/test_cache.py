@@ -892,20 +892,30 @@ def test_one_decoder_keeps_one_copy_of_equal_counts_and_sizes(how: str):
 
 
 def test_a_pool_workers_message_round_trips_with_names_that_are_not_utf8():
-    """A worker sends (chunk number, each file's blob, each file's dependencies) through
-    ``cache.Codec``, or its traceback as its last message; a dependency's name (or the file
-    a traceback names) may be in another encoding, a blob is bytes."""
+    """A worker sends (chunk number, each file's blob, no records, each file's dependencies)
+    when the cache is written, (chunk number, no blobs, each file's value as records in the
+    stored form, no dependencies) when not, through ``cache.Codec``, or its traceback as its
+    last message; a dependency's name, a record's path (or the file a traceback names) may be
+    in another encoding, a blob is bytes."""
     from texbudget.scan.reading import _MESSAGES
 
     name = os.fsdecode(b"maps/\xe9t\xe9.bin")
-    blob = cache_mod.dumps(value(os.fsdecode(b"caf\xe9.png")))
-    message = (3, [blob, cache_mod.dumps(value())], [[name, "a.png"], False])
+    odd = value(os.fsdecode(b"caf\xe9.png"))
+    blob = cache_mod.dumps(odd)
+    message = (3, [blob, cache_mod.dumps(value())], [], [[name, "a.png"], False])
     sent = _MESSAGES.dumps(message)
     assert sent[:1] == cache_mod._ESCAPED
     assert _MESSAGES.loads(sent) == message
-    assert _MESSAGES.loads(_MESSAGES.dumps((0, [], []))) == (0, [], [])
+    records = (4, [], [cache_mod.stored(odd), cache_mod.stored(value())], [])
+    sent = _MESSAGES.dumps(records)
+    assert sent[:1] == cache_mod._ESCAPED
+    assert _MESSAGES.loads(sent) == records
+    assert [cache_mod.Decoder().take(v) for v in _MESSAGES.loads(sent)[2]] == [odd, value()]
+    assert _MESSAGES.loads(_MESSAGES.dumps((0, [], [], []))) == (0, [], [], [])
     with pytest.raises(msgspec.ValidationError):
-        _MESSAGES.loads(msgspec.msgpack.encode([0, ["not bytes"], [None]]))
+        _MESSAGES.loads(msgspec.msgpack.encode([0, ["not bytes"], [], [None]]))
+    with pytest.raises(msgspec.ValidationError):
+        _MESSAGES.loads(msgspec.msgpack.encode([0, [], [["not a result", None, None]], []]))
     # a worker's last message, its exception's traceback (pool.WorkerFailed), names the file
     failed = f"Traceback (most recent call last):\nKeyError: 'a bug'\ntexbudget was reading {name}\n"
     assert _MESSAGES.loads(_MESSAGES.dumps(failed)) == failed

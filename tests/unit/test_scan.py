@@ -240,6 +240,40 @@ def test_gathered_records_come_out_in_the_files_order():
     assert scenes == [] and engine == {}
 
 
+@pytest.mark.parametrize("arrival", ["chunks", "alternating", "shuffled"])
+def test_gathered_records_come_out_in_the_files_order_however_the_chunks_came(arrival):
+    """``_Gathered.ordered`` against the files' order written out: chunks that came in any
+    order, the records from one type's files (merged a stretch at a time, ``_in_order``),
+    chunks of two types whose files alternate (file by file once the stretches are too many)
+    and files one by one in any order; each file's records in its own order, files that gave
+    none left out."""
+    import random
+
+    rng = random.Random(arrival)
+    files = [f"f{i:04d}" + (".glb" if i % 3 else ".png") for i in range(3000)]
+    # chunks: the meshes of one type's files (their chunks hold stretches of them); otherwise
+    # both types' files give some
+    counts = {rel: 0 if arrival == "chunks" and rel.endswith(".png") else rng.choice((0, 1, 1, 2, 3)) for rel in files}
+    if arrival == "shuffled":
+        order = rng.sample(files, len(files))
+    else:
+        size = 128 if arrival == "chunks" else 16
+        glb = [rel for rel in files if rel.endswith(".glb")]
+        png = [rel for rel in files if rel.endswith(".png")]
+        chunks = [group[i : i + size] for group in (glb, png) for i in range(0, len(group), size)]
+        if arrival == "chunks":
+            rng.shuffle(chunks)
+        else:  # a glb chunk, then the png chunk of the same stretch of files: their files alternate
+            half = len(chunks) // 2
+            chunks = [c for pair in zip(chunks[:half], chunks[half : 2 * half], strict=True) for c in pair] + chunks[2 * half :]
+        order = [rel for chunk in chunks for rel in chunk]
+    gathered = scene._Gathered(files)
+    for rel in order:
+        gathered.take(rel, ReadResult(meshes=tuple(MeshFacts(f"{rel}#mesh/{k}", "m", 3, 0, 1, 36, 0) for k in range(counts[rel]))), None)
+    meshes = gathered.ordered()[1]
+    assert [m.path for m in meshes] == [f"{rel}#mesh/{k}" for rel in files for k in range(counts[rel])]
+
+
 def test_a_new_mtime_alone_is_a_miss(tree):
     _warm(tree)
     path, _ = _png(tree)

@@ -178,20 +178,22 @@ class _Job:
         (``scan.pool``: how the chunks are shared and sent). Every process takes the next
         chunk from a shared source, so no core waits while another has work and the last wait
         is for one chunk at most; this process reads the scenes' chunks first and takes the
-        workers' messages in between its own chunks (``_MESSAGES``: each file's value as the
-        cache stores it, loaded as the cache loads its values). A chunk that a worker took but
+        workers' messages in between its own chunks (``_MESSAGES``: each file's value in the
+        cache's stored form, as its blob when the cache is written and as records in the
+        message otherwise, shared as the cache shares its values). A chunk that a worker took but
         never sent (it died), or that no process took, is read here at the end."""
         # the process pool (and its threading and signal) only for a pooled read
         from texbudget import readers
         from texbudget.scan import pool
 
         default = self.reader is _read_one
-        # Each file's value is loaded as the cache loads its values, sharing equal values
-        # across files (a custom reader's too: its engine is an EngineImport, a Finding or None);
+        # Each file's value is shared as the cache's values are (``Decoder``: equal values
+        # across files kept once; a custom reader's too: its engine is an EngineImport, a Finding or None);
         # the numbers of what this process reads are shared with them. A file's path is
         # the string of ``paths`` (the read's files and their table, when given).
         decoder = cache_mod.Decoder(*paths) if paths[1] is not None else cache_mod.Decoder(rels)
         keep = self.cache is not None  # the values come as blobs, for the cache to store as is
+        # (otherwise as records: one encode and one decode a chunk, not one of each a file)
         if default:  # imported once here, before the fork, rather than in every worker
             readers.preload({rel[rel.rfind("."):] for rel in rels})  # (what is no suffix loads nothing)
         size = max(16, min(POOL_CHUNK, len(rels) // (self.jobs * 8)), -(-len(rels) // pool.MAX_CHUNKS))
@@ -210,11 +212,15 @@ class _Job:
             loaded = _MESSAGES.loads(message)
             if isinstance(loaded, str):  # the worker's last message: its exception
                 raise pool.WorkerFailed(loaded)
-            number, blobs, deps = loaded
-            for rel, blob, names in zip(chunks[number], blobs, deps, strict=True):
-                arrived(rel, decoder.loads(blob), blob if keep else None, names)
+            number, blobs, values, deps = loaded
+            if keep:
+                for rel, blob, names in zip(chunks[number], blobs, deps, strict=True):
+                    arrived(rel, decoder.loads(blob), blob, names)
+            else:
+                for rel, value in zip(chunks[number], values, strict=True):
+                    arrived(rel, decoder.take(value), None, False)
             done[number] = True
-            self.step(len(blobs))
+            self.step(len(chunks[number]))
 
         # The scenes lead (``_by_type``) and their chunks are this process's own: their
         # results are the costliest to send (the 10k benchmark scan: 0.51 -> 0.46 s, median

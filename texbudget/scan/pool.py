@@ -206,8 +206,8 @@ def _work(task: Task, own: int, theirs: int, results: int) -> int:
     an unexpected exception goes as the last message, its traceback. The exit code."""
     try:
         while (k := _first(theirs, own)) is not None:
-            blobs, deps = _read_chunk(task.root, [(rel, rel in task.sidecar) for rel in task.chunks[k]], task.reader, task.for_cache)
-            _send(results, _MESSAGES.dumps((k, blobs, deps)))
+            read = _read_chunk(task.root, [(rel, rel in task.sidecar) for rel in task.chunks[k]], task.reader, task.for_cache)
+            _send(results, _MESSAGES.dumps((k, *read)))
     except (BrokenPipeError, KeyboardInterrupt):  # no one reads the results, or Ctrl-C
         return 0
     except Exception:  # a bug: raised in the main process (WorkerFailed)

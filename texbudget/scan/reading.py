@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import BinaryIO, Literal
 
 from texbudget import cache as cache_mod
-from texbudget.model import ReadResult, is_part
+from texbudget.engine import EngineImport
+from texbudget.model import Finding, ReadResult, is_part
 from texbudget.readers import Source, read_source
 from texbudget.readers.sidecars import read_engine_import
 
@@ -115,12 +116,16 @@ def _read_one(args: tuple[Path, str]) -> tuple[str, ReadResult, object]:
     return rel, result, engine
 
 
-def _read_chunk(root: Path, items: list[tuple[str, bool]], reader: Reader | None, for_cache: bool) -> tuple[list[bytes], list[_Deps]]:
-    """A pool worker's chunk: each file's (ReadResult, engine) as its cache blob (the cache
-    stores it as is), and when ``for_cache`` its glTF dependencies (False where they were not
-    looked for), in the chunk's order. An exception (a bug: the readers turn a bad file into
-    findings) names the file."""
+def _read_chunk(root: Path, items: list[tuple[str, bool]], reader: Reader | None,
+                for_cache: bool) -> tuple[list[bytes], list[_Stored], list[_Deps]]:
+    """A pool worker's chunk (``_MESSAGES``' fields but its number), in the chunk's order:
+    when ``for_cache``, each file's (ReadResult, engine) as its cache blob (the cache stores it
+    as is) and its glTF dependencies (False where they were not looked for); otherwise each
+    file's value in the stored form (``cache.stored``), for the message to hold as records:
+    one encode a chunk in the worker and one decode a chunk here, not one of each a file. An
+    exception (a bug: the readers turn a bad file into findings) names the file."""
     blobs: list[bytes] = []
+    values: list[_Stored] = []
     deps: list[_Deps] = []
     for rel, sidecar in items:
         try:
@@ -129,18 +134,24 @@ def _read_chunk(root: Path, items: list[tuple[str, bool]], reader: Reader | None
             else:
                 _, result, engine = reader((root, rel))
                 value = (result, engine)
+            if not for_cache:
+                values.append(cache_mod.stored(value))
+                continue
             blobs.append(cache_mod.dumps(value))
-            deps.append(_dependencies(root, rel, value) if for_cache and has_dependencies(rel) else False)
+            deps.append(_dependencies(root, rel, value) if has_dependencies(rel) else False)
         except Exception as exc:
             exc.add_note(f"texbudget was reading {rel}")
             raise
-    return blobs, deps
+    return blobs, values, deps
 
 
-#: A pool worker's message: the chunk's number, each file's value as its cache blob, and each
-#: file's glTF dependencies (``_Deps``), its paths the chunk's, in order; or, as its last
+#: A file's value as the cache stores it (``cache.stored``).
+_Stored = tuple[ReadResult, EngineImport | None, Finding | None]
+#: A pool worker's message: the chunk's number and ``_read_chunk``'s lists (for a scan that
+#: writes the cache, each file's value as its cache blob and its glTF dependencies (``_Deps``);
+#: otherwise each file's value as records), its files the chunk's, in order; or, as its last
 #: message, the traceback of its unexpected exception (``pool.WorkerFailed``).
-_MESSAGES = cache_mod.Codec(tuple[int, list[bytes], list[list[str] | bool | None]] | str)
+_MESSAGES = cache_mod.Codec(tuple[int, list[bytes], list[_Stored], list[list[str] | bool | None]] | str)
 
 
 def has_dependencies(rel: str) -> bool:

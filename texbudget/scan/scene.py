@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import os
 from array import array
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from heapq import heapify, heappop, heappush
 from operator import itemgetter
 from pathlib import Path
 from typing import TypeVar
@@ -156,43 +158,46 @@ class _Gathered:
         self.at = tuple(array("I") for _ in range(4))
         self.ends = tuple(array("I") for _ in range(4))
         self.last = [-1] * 4  # per kind: the position of the file that gave some last
-        self.mixed = [False] * 4  # per kind: a file came after one that comes later in ``files``
+        # per kind: where in ``at`` a run of files in order starts again, a file that comes
+        # before the one taken last (the pool's chunks come in runs)
+        self.breaks: tuple[list[int], ...] = ([], [], [], [])
         self.engine: list[tuple[int, str, EngineImport]] = []
 
     def take(self, rel: str, result: ReadResult, engine: object) -> None:
         i = self.position[rel]
-        at, ends, last = self.at, self.ends, self.last
+        at, ends, last, breaks = self.at, self.ends, self.last, self.breaks
         if result.textures:
             self.textures += result.textures
             if i < last[0]:
-                self.mixed[0] = True
+                breaks[0].append(len(at[0]))
             last[0] = i
             at[0].append(i)
             ends[0].append(len(self.textures))
         if result.meshes:
             self.meshes += result.meshes
             if i < last[1]:
-                self.mixed[1] = True
+                breaks[1].append(len(at[1]))
             last[1] = i
             at[1].append(i)
             ends[1].append(len(self.meshes))
         if result.scenes:
             self.scenes += result.scenes
             if i < last[2]:
-                self.mixed[2] = True
+                breaks[2].append(len(at[2]))
             last[2] = i
             at[2].append(i)
             ends[2].append(len(self.scenes))
         findings = result.findings
-        if isinstance(engine, Finding):
-            findings += (engine,)
-        elif isinstance(engine, EngineImport):
-            self.engine.append((i, rel, engine))
-            findings += engine.findings
+        if engine is not None:  # (most files have no sidecar)
+            if isinstance(engine, Finding):
+                findings += (engine,)
+            elif isinstance(engine, EngineImport):
+                self.engine.append((i, rel, engine))
+                findings += engine.findings
         if findings:
             self.findings += findings
             if i < last[3]:
-                self.mixed[3] = True
+                breaks[3].append(len(at[3]))
             last[3] = i
             at[3].append(i)
             ends[3].append(len(self.findings))
@@ -200,20 +205,43 @@ class _Gathered:
     def ordered(self) -> tuple[list[TextureFacts], list[MeshFacts], list[SceneFacts], list[Finding], dict[str, EngineImport]]:
         """(textures, meshes, scenes, findings, engine imports by path), in the files' order."""
         engine = {rel: eng for _, rel, eng in sorted(self.engine, key=itemgetter(0))}
-        at, ends, mixed, n = self.at, self.ends, self.mixed, self.n
-        return (_in_order(self.textures, at[0], ends[0], n) if mixed[0] else self.textures,
-                _in_order(self.meshes, at[1], ends[1], n) if mixed[1] else self.meshes,
-                _in_order(self.scenes, at[2], ends[2], n) if mixed[2] else self.scenes,
-                _in_order(self.findings, at[3], ends[3], n) if mixed[3] else self.findings, engine)
+        at, ends, breaks, n = self.at, self.ends, self.breaks, self.n
+        return (_in_order(self.textures, at[0], ends[0], breaks[0], n), _in_order(self.meshes, at[1], ends[1], breaks[1], n),
+                _in_order(self.scenes, at[2], ends[2], breaks[2], n), _in_order(self.findings, at[3], ends[3], breaks[3], n),
+                engine)
 
 
-def _in_order(items: list[T], at: array, ends: array, n: int) -> list[T]:
+def _in_order(items: list[T], at: array, ends: array, breaks: list[int], n: int) -> list[T]:
     """``items`` in the order of the ``n`` files: the ``k``-th file that gave some (the one at
-    position ``at[k]``) gave those from ``ends[k - 1]`` (0 for the first) to ``ends[k]``."""
+    position ``at[k]``) gave those from ``ends[k - 1]`` (0 for the first) to ``ends[k]``;
+    ``breaks``: the ``k`` where a file came before the one before it. ``items`` itself when
+    there are none (they came in order).
+
+    Files come in runs in order (the pool's chunks, a few dozen of them): the runs are merged
+    a stretch at a time (a slice of ``items`` each, where a run's files come before every
+    other run's next one: found by bisection), while that takes a stretch per 64 files at
+    most (a big scan's chunks hold 128); otherwise (chunks of two types whose files
+    alternate, as the textures of folders of mixed types) file by file, as before that: the
+    stretches tried first cost a tenth of that or less (10k mix tree: about 2 ms either way)."""
+    if not breaks:
+        return items
+    heads = [(at[start], start, stop) for start, stop in zip([0, *breaks], [*breaks, len(at)], strict=True)]
+    heapify(heads)
+    out: list[T] = []
+    budget = 4 + len(at) // 64
+    while heads and budget:
+        _, start, stop = heappop(heads)
+        cut = bisect_left(at, heads[0][0], start, stop) if heads else stop  # its files before the next head
+        out += items[ends[start - 1] if start else 0 : ends[cut - 1]]
+        if cut < stop:
+            heappush(heads, (at[cut], cut, stop))
+        budget -= 1
+    if not heads:
+        return out
     taken = array("i", [-1]) * n  # per file position: which file taken it was (-1: none)
     for k, i in enumerate(at):
         taken[i] = k
-    out: list[T] = []
+    out = []
     for k in filter((0).__le__, taken):
         start, end = ends[k - 1] if k else 0, ends[k]
         if end - start == 1:
