@@ -75,7 +75,7 @@ class Context:
         self.src = src
         self.doc = doc
         self.rel: str = src.rel  # the file's identity
-        self.base = file_of(self.rel).rpartition("/")[0]  # its folder: URIs resolve from it
+        self.base = (file_of(self.rel) if "#" in self.rel else self.rel).rpartition("/")[0]  # its folder: URIs resolve from it
         self.found: list[Finding] = []
         self._counts: dict[str, int] = {}  # findings per code, kept or not
         self._materials: dict[int, str] = {}

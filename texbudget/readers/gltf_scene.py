@@ -11,7 +11,7 @@ walk takes time linear in nodes plus scene entries whatever the file.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
@@ -187,24 +187,25 @@ class SceneGraph:
                 reach[c] += reach[k]
         return reach
 
-    def scene_roots(self, has_parent: list[bool]) -> Iterator[list[int]]:
+    def scene_roots(self, has_parent: list[bool]) -> list[list[int]]:
         """The nodes each walked scene lists: the default scene, else every scene, else (no
         scenes) every node without a parent."""
         doc = self.ctx.doc
         n = len(self.nodes)
         scenes = doc.scenes or []
         if not scenes:
-            yield [k for k in range(n) if not has_parent[k]]
-            return
+            return [[k for k in range(n) if not has_parent[k]]]
         default = doc.scene
         if default is not None and not 0 <= default < len(scenes):
             index(default, "the document: 'scene'", len(scenes), "scene")
+        walked: list[list[int]] = []
         for s in [default] if default is not None else range(len(scenes)):
             roots = scenes[s].nodes or []
             if roots and not (min(roots) >= 0 and max(roots) < n):
                 for x in roots:
                     index(x, f"scene {s} nodes", n, "node")
-            yield roots
+            walked.append(roots)
+        return walked
 
 
 def _number_forest(children: list[list[int]], has_parent: list[bool]) -> tuple[list[int], list[int], list[int]]:

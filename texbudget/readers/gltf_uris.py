@@ -14,6 +14,7 @@ import posixpath
 import re
 import stat
 import sys
+from collections.abc import Set
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -34,38 +35,35 @@ class Resolver:
         self.ctx = ctx
         self.plain_folders: set[str] = set()
         # the files discovery listed, when it listed this root: inside it, nothing to walk
-        known = KNOWN_FILES.get()
-        root = ctx.src.root
-        self.known = known[1] if known is not None and root is not None and known[0] == os.fspath(root) else None
+        self.known = _known_files(KNOWN_FILES.get(), ctx.src.root)
 
     def resolve(self, uri: str, where: str) -> str | None:
         """The URI as a POSIX path relative to the scan root; None with a TB074/TB075 finding
         when it is refused or missing. Nothing is opened."""
         note = self.ctx.note
-        shown = uri if len(uri) <= 120 else uri[:117] + "..."
         if "\x00" in uri:
-            note("TB074", f"{where}: URI {shown!r} holds a NUL byte; not opened")
+            note("TB074", f"{where}: URI {_shown(uri)!r} holds a NUL byte; not opened")
             return None
         if (":" in uri and _DRIVE.match(uri)) or uri.startswith(("/", "\\")):
-            note("TB074", f"{where}: URI {shown!r} is an absolute path; not opened")
+            note("TB074", f"{where}: URI {_shown(uri)!r} is an absolute path; not opened")
             return None
         scheme = _SCHEME.match(uri) if ":" in uri else None
         if scheme:
-            note("TB074", f"{where}: URI {shown!r} uses the {scheme.group(1).lower()}: scheme; texbudget never opens or fetches it")
+            note("TB074", f"{where}: URI {_shown(uri)!r} uses the {scheme.group(1).lower()}: scheme; texbudget never opens or fetches it")
             return None
-        path = uri.partition("#")[0].partition("?")[0]
+        path = uri.partition("#")[0].partition("?")[0] if "#" in uri or "?" in uri else uri
         path = unquote(path).replace("\\", "/") if "%" in path or "\\" in path else path
         if path.startswith("/") or "\x00" in path:
             what = "a NUL byte" if "\x00" in path else "an absolute path"
-            note("TB074", f"{where}: URI {shown!r} decodes to {what}; not opened")
+            note("TB074", f"{where}: URI {_shown(uri)!r} decodes to {what}; not opened")
             return None
         rel = join_normal(self.ctx.base, path)
         if rel in (".", "..") or rel.startswith("../"):
-            note("TB074", f"{where}: URI {shown!r} leaves the scan root; not opened")
+            note("TB074", f"{where}: URI {_shown(uri)!r} leaves the scan root; not opened")
             return None
         root = self.ctx.src.root
         if root is None:
-            note("TB075", f"{where}: URI {shown!r} cannot be resolved: the glTF is not a file on disk")
+            note("TB075", f"{where}: URI {_shown(uri)!r} cannot be resolved: the glTF is not a file on disk")
             return None
         if self.known is not None and rel in self.known:
             # a file discovery listed: inside the root, nothing to walk. One string per file
@@ -73,7 +71,7 @@ class Resolver:
             return sys.intern(rel)
         state = locate(root, rel, self.plain_folders)
         if state == "outside":
-            note("TB074", f"{where}: URI {shown!r} leads through a symbolic link out of the scan root; not opened")
+            note("TB074", f"{where}: URI {_shown(uri)!r} leads through a symbolic link out of the scan root; not opened")
             return None
         if state == "missing":
             note("TB075", f"{where}: {rel} does not exist")
@@ -96,6 +94,26 @@ class Resolver:
         except (binascii.Error, ValueError) as exc:
             self.ctx.note("TB079", f"{where}: the data: URI's base64 is invalid ({exc})")
             return None
+
+
+#: The last (listing, root) asked about and the answer: a scan asks for each of its files
+#: with the same two objects.
+_LAST_KNOWN: list[tuple[object, object, Set[str] | None]] = [(None, None, None)]
+
+
+def _known_files(known: tuple[str, Set[str]] | None, root: Path | None) -> Set[str] | None:
+    """The files discovery listed (``KNOWN_FILES``), when it listed ``root``."""
+    last_known, last_root, files = _LAST_KNOWN[0]
+    if known is last_known and root is last_root:
+        return files
+    files = known[1] if known is not None and root is not None and known[0] == os.fspath(root) else None
+    _LAST_KNOWN[0] = (known, root, files)
+    return files
+
+
+def _shown(uri: str) -> str:
+    """A URI as a message shows it: at most 120 characters."""
+    return uri if len(uri) <= 120 else uri[:117] + "..."
 
 
 def media_type(uri: str) -> str:
