@@ -89,13 +89,15 @@ class Layout:
     its state is in ``states``: "ok", "nodata" (its buffer is not available: declarations are
     still priced) or "broken" (past its buffer's data: its accessors are unusable)."""
 
-    __slots__ = ("_checked", "_image_bytes", "accessors", "buffers", "ctx", "meshopt", "meshopt_views", "states", "views")
+    __slots__ = ("_checked", "_image_bytes", "accessors", "buffers", "ctx", "meshopt", "meshopt_views", "n_views", "states",
+                 "views")
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.accessors = ctx.doc.accessors or []
         self.buffers: list[BufferData] = []
         self.views: list[BufferView] = ctx.doc.buffer_views or []
+        self.n_views = len(self.views)
         self.states: list[str] = []  # per view, once checked
         self.meshopt = False  # a view is meshopt-compressed (else no accessor is)
         self.meshopt_views: set[int] = set()
@@ -158,13 +160,12 @@ class Layout:
             length = view.byte_length
             if length is None or length < 1:
                 length = at_least(required(length, "byteLength", f"bufferView {k}"), "byteLength", f"bufferView {k}", 1)
-            stride = view.byte_stride or None  # 0 is no stride
-            if stride is not None and not 4 <= stride <= 252:
+            stride = view.byte_stride  # 0 is no stride
+            if stride and not 4 <= stride <= 252:
                 at_least(stride, "byteStride", f"bufferView {k}", 0)
                 raise Broken("TB073", f"bufferView {k}: byteStride {stride} is outside 4–252")
             ext = view.extensions
-            meshopt = None if ext is None else ext.ext_meshopt or ext.khr_meshopt
-            if meshopt is None:
+            if ext is None or (meshopt := ext.ext_meshopt or ext.khr_meshopt) is None:
                 buf = buffers[b]
                 end = offset + length
                 if end > buf.declared:
@@ -217,7 +218,7 @@ class Layout:
                 raise _bad_layout(i, acc.component_type, acc.type)
             name, components, size, element = layout
             count = acc.count
-            if count is None or not 1 <= count <= MAX_ACCESSOR_COUNT:
+            if not (count and 0 < count <= MAX_ACCESSOR_COUNT):
                 where = f"accessor {i}"
                 at_least(required(count, "count", where), "count", where, 1)
                 raise Broken("TB078", f"{where}: count {count} is beyond {MAX_ACCESSOR_COUNT}; not priced")
@@ -225,10 +226,9 @@ class Layout:
             if v is None:
                 meshopt = False
             else:
-                states = self.states
-                if not 0 <= v < len(states):
-                    index(v, f"accessor {i}: 'bufferView'", len(states), "bufferView")
-                if states[v] == "broken":
+                if not 0 <= v < self.n_views:
+                    index(v, f"accessor {i}: 'bufferView'", self.n_views, "bufferView")
+                if self.states[v] == "broken":
                     checked[i] = None
                     return None  # the view's finding says why
                 meshopt = self.meshopt and v in self.meshopt_views

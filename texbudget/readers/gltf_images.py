@@ -105,7 +105,7 @@ def read_images(ctx: Context, layout: Layout, resolver: Resolver) -> tuple[list[
     textures: list[TextureFacts] = []
     identities: list[str] = []
     kinds: list[str | None] = []
-    n_views = len(layout.views)
+    n_views = layout.n_views
     read_views: dict[tuple[int, str | None], tuple[str, ReadResult]] = {}  # (view, hint) -> (first identity, result)
     for i, img in enumerate(ctx.doc.images or ()):
         uri, v, mime = img.uri, img.buffer_view, img.mime_type

@@ -98,7 +98,7 @@ def _read_mesh(ctx: Context, layout: Layout, n: int, name: str | None, prims: li
     vertex_bytes = index_bytes = morph_bytes = vertices = morph_targets = indices = triangles_sum = 0
     broken = False
     accessor = layout.accessor
-    n_views = len(layout.views)
+    n_views = layout.n_views
     for p, prim in enumerate(prims):
         attr_ids, morph_ids, ii, mode, m, compression = _check_primitive(prim, n, p, n_accessors, n_materials, n_views)
         # Every accessor the primitive uses is checked (and its finding made) before one that
