@@ -23,23 +23,60 @@ from texbudget.readers.gltf_container import MAX_DATA_URI_BYTES, Context
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
 _DRIVE = re.compile(r"^[A-Za-z]:[/\\]")
+#: The characters ``resolve`` must look at: NUL, a scheme's or drive's colon, ``#``, ``?``,
+#: ``%``, a backslash.
+_SPECIAL = re.compile(r"[\x00:#?%\\]")
 
 
 class Resolver:
     """One file's URIs. ``plain_folders`` holds the folders (relative to the root) found to be
     a chain of real folders in this read: the images of a glTF share their folder, walked once."""
 
-    __slots__ = ("ctx", "known", "plain_folders")
+    __slots__ = ("ctx", "known", "plain_base", "plain_folders")
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.plain_folders: set[str] = set()
+        self.plain_base: bool | None = None  # the file's folder is plain segments (``_plain``)
         # the files discovery listed, when it listed this root: inside it, nothing to walk
         self.known = _known_files(KNOWN_FILES.get(), ctx.src.root)
 
     def resolve(self, uri: str, where: str) -> str | None:
         """The URI as a POSIX path relative to the scan root; None with a TB074/TB075 finding
         when it is refused or missing. Nothing is opened."""
+        note = self.ctx.note
+        base = self.ctx.base
+        plain_base = self.plain_base
+        if plain_base is None:
+            plain_base = self.plain_base = not base or _plain(base)
+        if plain_base and _plain(uri):
+            # plain segments, as the URIs of real files are: nothing to refuse, decode or normalise
+            rel = f"{base}/{uri}" if base else uri
+        else:
+            found = self._relative(uri, where)
+            if found is None:
+                return None
+            rel = found
+        root = self.ctx.src.root
+        if root is None:
+            note("TB075", f"{where}: URI {_shown(uri)!r} cannot be resolved: the glTF is not a file on disk")
+            return None
+        if self.known is not None and rel in self.known:
+            # a file discovery listed: inside the root, nothing to walk. One string per file
+            # in a process: every glTF that uses the image holds it in its scene's usage
+            return sys.intern(rel)
+        state = locate(root, rel, self.plain_folders)
+        if state == "outside":
+            note("TB074", f"{where}: URI {_shown(uri)!r} leads through a symbolic link out of the scan root; not opened")
+            return None
+        if state == "missing":
+            note("TB075", f"{where}: {rel} does not exist")
+            return None
+        return rel
+
+    def _relative(self, uri: str, where: str) -> str | None:
+        """The URI's path relative to the scan root, normalised; None with a TB074 finding when
+        it is refused."""
         note = self.ctx.note
         if "\x00" in uri:
             note("TB074", f"{where}: URI {_shown(uri)!r} holds a NUL byte; not opened")
@@ -60,21 +97,6 @@ class Resolver:
         rel = join_normal(self.ctx.base, path)
         if rel in (".", "..") or rel.startswith("../"):
             note("TB074", f"{where}: URI {_shown(uri)!r} leaves the scan root; not opened")
-            return None
-        root = self.ctx.src.root
-        if root is None:
-            note("TB075", f"{where}: URI {_shown(uri)!r} cannot be resolved: the glTF is not a file on disk")
-            return None
-        if self.known is not None and rel in self.known:
-            # a file discovery listed: inside the root, nothing to walk. One string per file
-            # in a process: every glTF that uses the image holds it in its scene's usage
-            return sys.intern(rel)
-        state = locate(root, rel, self.plain_folders)
-        if state == "outside":
-            note("TB074", f"{where}: URI {_shown(uri)!r} leads through a symbolic link out of the scan root; not opened")
-            return None
-        if state == "missing":
-            note("TB075", f"{where}: {rel} does not exist")
             return None
         return rel
 
@@ -109,6 +131,13 @@ def _known_files(known: tuple[str, Set[str]] | None, root: Path | None) -> Set[s
     files = known[1] if known is not None and root is not None and known[0] == os.fspath(root) else None
     _LAST_KNOWN[0] = (known, root, files)
     return files
+
+
+def _plain(path: str) -> bool:
+    """``path`` is plain segments (``a/b/c.png``): none of the ``_SPECIAL`` characters, no empty
+    segment or one that starts with a dot, no slash at either end."""
+    padded = f"/{path}/"
+    return "//" not in padded and "/." not in padded and _SPECIAL.search(path) is None
 
 
 def _shown(uri: str) -> str:
