@@ -89,7 +89,7 @@ def read_document(src: Source, doc: Document, bin_chunk: tuple[int, int] | None)
     usage = read_materials(ctx, image_ids, kinds)
     placement = SceneGraph(ctx, layout).walk(read)
     meshes = placed(read, placement.skinned, placement.lods)
-    cubes, cube_faces, notes = read_lights(ctx, image_ids, {t.path: t for t in textures} if textures else {})
+    cubes, cube_faces, notes = ([], [], []) if ctx.doc.extensions is None else read_lights(ctx, image_ids, {t.path: t for t in textures})
     for code, message in notes:
         ctx.note(code, message)
     faces = {face for face, _ in cube_faces} if cube_faces else ()

@@ -89,7 +89,7 @@ class Layout:
     its state is in ``states``: "ok", "nodata" (its buffer is not available: declarations are
     still priced) or "broken" (past its buffer's data: its accessors are unusable)."""
 
-    __slots__ = ("_checked", "_image_bytes", "accessors", "buffers", "ctx", "meshopt", "meshopt_views", "n_views", "states",
+    __slots__ = ("_image_bytes", "accessors", "buffers", "checked", "ctx", "meshopt", "meshopt_views", "n_views", "states",
                  "views")
 
     def __init__(self, ctx: Context) -> None:
@@ -101,7 +101,7 @@ class Layout:
         self.states: list[str] = []  # per view, once checked
         self.meshopt = False  # a view is meshopt-compressed (else no accessor is)
         self.meshopt_views: set[int] = set()
-        self._checked: dict[int, Declared | None] = {}
+        self.checked: dict[int, Declared | None] = {}  # accessor -> ``accessor(i)``, once asked
         self._image_bytes = 0  # bytes of embedded images read so far
 
     # --- buffers
@@ -208,7 +208,7 @@ class Layout:
     def accessor(self, i: int) -> Declared | None:
         """Accessor ``i`` (an index checked by the caller), checked once; None (with its
         finding, once) when it cannot be priced."""
-        checked = self._checked
+        checked = self.checked
         if i in checked:
             return checked[i]
         acc = self.accessors[i]

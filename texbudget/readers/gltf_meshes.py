@@ -97,16 +97,28 @@ def _read_mesh(ctx: Context, layout: Layout, n: int, name: str | None, prims: li
     positions: set[int] = set()
     vertex_bytes = index_bytes = morph_bytes = vertices = morph_targets = indices = triangles_sum = 0
     broken = False
-    accessor = layout.accessor
+    accessor, checked = layout.accessor, layout.checked
     n_views = layout.n_views
     for p, prim in enumerate(prims):
         attr_ids, morph_ids, ii, mode, m, compression = _check_primitive(prim, n, p, n_accessors, n_materials, n_views)
         # Every accessor the primitive uses is checked (and its finding made) before one that
-        # cannot be priced leaves the mesh out: attributes, morph targets, indices.
-        attrs: list[Any] = [accessor(i) for i in attr_ids.values()]  # Declared, or None: not priced
+        # cannot be priced leaves the mesh out: attributes, morph targets, indices. Each is
+        # counted once per mesh, in the first category it is used in (a mesh left out is not
+        # counted at all).
+        usable = True
+        keys = []
+        for attribute_name, i in attr_ids.items():
+            acc = accessor(i)
+            if acc is None:
+                usable = False
+            elif usable:
+                keys.append((attribute_name, acc.component_type, acc.components, acc.count, acc.bytes, acc.normalized))
+                if i not in counted:
+                    counted.add(i)
+                    vertex_bytes += acc.bytes
         morphs: Sequence[Any] = [accessor(i) for i in morph_ids] if morph_ids else ()
         index_acc: Any = None if ii is None else accessor(ii)
-        if None in attrs or None in morphs or (index_acc is None and ii is not None):
+        if not usable or None in morphs or (index_acc is None and ii is not None):
             broken = True
             continue
         if index_acc is None:
@@ -117,22 +129,15 @@ def _read_mesh(ctx: Context, layout: Layout, n: int, name: str | None, prims: li
             index_count = index_acc.count
             index_size = index_acc.bytes // index_count
         first = attr_ids.get("POSITION")
-        vertex_acc = attrs[0] if first is None else accessor(first)
-        vertex_count = vertex_acc.count
         if first is None:
             first = next(iter(attr_ids.values()))
+        vertex_acc: Any = checked[first]  # asked above
+        vertex_count = vertex_acc.count
         if first not in positions:
             positions.add(first)
             vertices += vertex_count
         drawn = vertex_count if index_acc is None else index_count
         triangles = drawn // 3 if mode == 4 else max(drawn - 2, 0) if mode in _TRIANGLE_MODES else 0
-        # Each accessor counted once per mesh, in the first category it is used in.
-        keys = []
-        for (attribute_name, i), acc in zip(attr_ids.items(), attrs, strict=True):
-            keys.append((attribute_name, acc.component_type, acc.components, acc.count, acc.bytes, acc.normalized))
-            if i not in counted:
-                counted.add(i)
-                vertex_bytes += acc.bytes
         prim_morph_bytes = 0
         if morph_ids:
             for i, acc in zip(morph_ids, morphs, strict=True):
@@ -148,9 +153,10 @@ def _read_mesh(ctx: Context, layout: Layout, n: int, name: str | None, prims: li
             morph_targets = targets
         indices += index_count
         triangles_sum += triangles
-        if compression is None and layout.meshopt and (any(acc.meshopt for acc in attrs) or any(acc.meshopt for acc in morphs)
-                                                       or (index_acc is not None and index_acc.meshopt)):
-            compression = "meshopt"
+        if compression is None and layout.meshopt:
+            declared: list[Any] = [accessor(i) for i in (*attr_ids.values(), *morph_ids)]
+            if any(acc.meshopt for acc in declared) or (index_acc is not None and index_acc.meshopt):
+                compression = "meshopt"
         primitives.append(PrimitiveFacts(
             mode=mode,
             vertex_count=vertex_count,
