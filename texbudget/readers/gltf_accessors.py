@@ -109,7 +109,9 @@ class Layout:
     def read_buffers(self, resolver: Resolver, bin_chunk: tuple[int, int] | None) -> None:
         for i, buf in enumerate(self.ctx.doc.buffers or ()):
             where = f"buffer {i}"
-            declared = at_least(required(buf.byte_length, "byteLength", where), "byteLength", where, 1)
+            declared = buf.byte_length
+            if declared is None or declared < 1:
+                declared = at_least(required(declared, "byteLength", where), "byteLength", where, 1)
             uri = buf.uri
             if uri is None:
                 entry = self._without_uri(i, buf, declared, bin_chunk)
