@@ -145,7 +145,7 @@ def _read_mesh(ctx: Context, layout: Layout, n: int, name: str | None, prims: li
                     counted.add(i)
                     morph_bytes += acc.bytes
             prim_morph_bytes = sum(acc.bytes for acc in dict(zip(morph_ids, morphs, strict=True)).values())
-        if index_acc is not None and ii not in counted:
+        if ii is not None and ii not in counted:
             counted.add(ii)
             index_bytes += index_acc.bytes
         targets = len(prim.targets) if prim.targets else 0

@@ -118,19 +118,20 @@ class Resolver:
             return None
 
 
-#: The last (listing, root) asked about and the answer: a scan asks for each of its files
-#: with the same two objects.
-_LAST_KNOWN: list[tuple[object, object, Set[str] | None]] = [(None, None, None)]
+#: The last scan root asked about and its path as a string: a scan asks for each of its files
+#: with the same root (the listing itself is not held here: a scan's is large).
+_LAST_ROOT: list[tuple[Path | None, str]] = [(None, "")]
 
 
 def _known_files(known: tuple[str, Set[str]] | None, root: Path | None) -> Set[str] | None:
     """The files discovery listed (``KNOWN_FILES``), when it listed ``root``."""
-    last_known, last_root, files = _LAST_KNOWN[0]
-    if known is last_known and root is last_root:
-        return files
-    files = known[1] if known is not None and root is not None and known[0] == os.fspath(root) else None
-    _LAST_KNOWN[0] = (known, root, files)
-    return files
+    if known is None or root is None:
+        return None
+    last_root, path = _LAST_ROOT[0]
+    if root is not last_root:
+        path = os.fspath(root)
+        _LAST_ROOT[0] = (root, path)
+    return known[1] if known[0] == path else None
 
 
 def _plain(path: str) -> bool:
