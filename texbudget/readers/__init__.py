@@ -260,7 +260,7 @@ def read_source(src: Source) -> ReadResult:
     if entry is None:
         return _noted(src.rel, "TB002", f"{claimed or 'no suffix'}: not a texture or mesh type texbudget reads")
     try:
-        result = _load(entry[1])(src)
+        result = (_LOADED.get(entry[1]) or _load(entry[1]))(src)
     except (FileNotFoundError, PermissionError, IsADirectoryError) as exc:
         code = "TB005" if isinstance(exc, FileNotFoundError) else "TB001"
         result = _noted(src.rel, code, f"cannot read: {exc.strerror or exc}")

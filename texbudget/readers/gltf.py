@@ -89,12 +89,13 @@ def read_document(src: Source, doc: Document, bin_chunk: tuple[int, int] | None)
     usage = read_materials(ctx, image_ids, kinds)
     placement = SceneGraph(ctx, layout).walk(read)
     meshes = placed(read, placement.skinned, placement.lods)
-    cubes, cube_faces, notes = read_lights(ctx, image_ids, {t.path: t for t in textures})
+    cubes, cube_faces, notes = ([], [], []) if ctx.doc.extensions is None else read_lights(ctx, image_ids, {t.path: t for t in textures})
     for code, message in notes:
         ctx.note(code, message)
-    faces = {face for face, _ in cube_faces}
+    faces = {face for face, _ in cube_faces} if cube_faces else ()
+    used = usage.used
     for i, identity in enumerate(image_ids):
-        if i not in usage.used and identity not in faces:
+        if i not in used and identity not in faces:
             ctx.note("TB081", f"image {i} ({identity}) is used by no material")
     ctx.more_notes()
     counts = placement.counts
@@ -103,7 +104,7 @@ def read_document(src: Source, doc: Document, bin_chunk: tuple[int, int] | None)
         mesh_paths=tuple([mesh.path for mesh in meshes]) if counts else (),
         mesh_counts=kept_column(tuple([counts[m] for m in read]), "counts") if counts else (),
         texture_paths=usage.images, texture_users=usage.users, texture_slots=usage.slots,
-        fallbacks=usage.fallbacks, alpha_modes=usage.alpha_modes, cube_faces=tuple(cube_faces),
+        fallbacks=usage.fallbacks, alpha_modes=usage.alpha_modes, cube_faces=tuple(cube_faces) if cube_faces else (),
     )
     return ReadResult(textures=(*textures, *cubes), meshes=meshes, scenes=(scene,), findings=tuple(ctx.found))
 

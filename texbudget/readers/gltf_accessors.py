@@ -24,7 +24,7 @@ from texbudget.readers.gltf_container import (
     index,
     required,
 )
-from texbudget.readers.gltf_schema import Buffer
+from texbudget.readers.gltf_schema import Buffer, BufferView
 from texbudget.readers.gltf_uris import Resolver
 
 COMPONENT_TYPES: dict[int, tuple[str, int]] = {
@@ -72,18 +72,6 @@ class BufferData(msgspec.Struct, gc=False):
     glb_offset: int = 0
 
 
-class View(msgspec.Struct, gc=False):
-    """A bufferView. ``state``: "ok", "nodata" (its buffer is not available: declarations are
-    still priced) or "broken" (past its buffer's data: its accessors are unusable)."""
-
-    buffer: int
-    offset: int
-    length: int
-    stride: int | None
-    state: str
-    meshopt: bool = False
-
-
 class Declared(msgspec.Struct, gc=False):
     """An accessor's declaration, checked: its fields after ``name`` are an AttributeFacts'."""
 
@@ -96,17 +84,24 @@ class Declared(msgspec.Struct, gc=False):
 
 
 class Layout:
-    """The buffers, views and accessors of one file."""
+    """The buffers, views and accessors of one file. A bufferView's values are read from the
+    document once ``read_views`` has checked them (its ``buffer`` and ``byteLength`` are set);
+    its state is in ``states``: "ok", "nodata" (its buffer is not available: declarations are
+    still priced) or "broken" (past its buffer's data: its accessors are unusable)."""
 
-    __slots__ = ("_checked", "_image_bytes", "accessors", "buffers", "ctx", "meshopt", "views")
+    __slots__ = ("_image_bytes", "accessors", "buffers", "checked", "ctx", "meshopt", "meshopt_views", "n_views", "states",
+                 "views")
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.accessors = ctx.doc.accessors or []
         self.buffers: list[BufferData] = []
-        self.views: list[View] = []
+        self.views: list[BufferView] = ctx.doc.buffer_views or []
+        self.n_views = len(self.views)
+        self.states: list[str] = []  # per view, once checked
         self.meshopt = False  # a view is meshopt-compressed (else no accessor is)
-        self._checked: dict[int, Declared | None] = {}
+        self.meshopt_views: set[int] = set()
+        self.checked: dict[int, Declared | None] = {}  # accessor -> ``accessor(i)``, once asked
         self._image_bytes = 0  # bytes of embedded images read so far
 
     # --- buffers
@@ -114,7 +109,9 @@ class Layout:
     def read_buffers(self, resolver: Resolver, bin_chunk: tuple[int, int] | None) -> None:
         for i, buf in enumerate(self.ctx.doc.buffers or ()):
             where = f"buffer {i}"
-            declared = at_least(required(buf.byte_length, "byteLength", where), "byteLength", where, 1)
+            declared = buf.byte_length
+            if declared is None or declared < 1:
+                declared = at_least(required(declared, "byteLength", where), "byteLength", where, 1)
             uri = buf.uri
             if uri is None:
                 entry = self._without_uri(i, buf, declared, bin_chunk)
@@ -152,9 +149,9 @@ class Layout:
     # --- views
 
     def read_views(self) -> None:
-        buffers, views = self.buffers, self.views
+        buffers, states = self.buffers, self.states
         n_buffers = len(buffers)
-        for k, view in enumerate(self.ctx.doc.buffer_views or ()):
+        for k, view in enumerate(self.views):
             # (each value's message is written only when it is wrong)
             b = view.buffer
             if b is None or not 0 <= b < n_buffers:
@@ -165,13 +162,12 @@ class Layout:
             length = view.byte_length
             if length is None or length < 1:
                 length = at_least(required(length, "byteLength", f"bufferView {k}"), "byteLength", f"bufferView {k}", 1)
-            stride = view.byte_stride or None  # 0 is no stride
-            if stride is not None and not 4 <= stride <= 252:
+            stride = view.byte_stride  # 0 is no stride
+            if stride and not 4 <= stride <= 252:
                 at_least(stride, "byteStride", f"bufferView {k}", 0)
                 raise Broken("TB073", f"bufferView {k}: byteStride {stride} is outside 4–252")
             ext = view.extensions
-            meshopt = None if ext is None else ext.ext_meshopt or ext.khr_meshopt
-            if meshopt is None:
+            if ext is None or (meshopt := ext.ext_meshopt or ext.khr_meshopt) is None:
                 buf = buffers[b]
                 end = offset + length
                 if end > buf.declared:
@@ -179,7 +175,7 @@ class Layout:
                 else:
                     available = buf.available
                     state = "nodata" if available is None else "broken" if end > available else "ok"
-                views.append(View(buffer=b, offset=offset, length=length, stride=stride, state=state))
+                states.append(state)
                 continue
             # The view's own range is the decoded data; the compressed range is the extension's.
             where = f"bufferView {k} EXT_meshopt_compression"
@@ -189,7 +185,8 @@ class Layout:
             state = self._range_state(mb, m_off, m_len, k, " (compressed data)")
             if buffers[b].kind != "fallback" and state == "ok":
                 state = self._range_state(b, offset, length, k)
-            views.append(View(buffer=b, offset=offset, length=length, stride=stride, state=state, meshopt=True))
+            states.append(state)
+            self.meshopt_views.add(k)
             self.meshopt = True
 
     def _past(self, b: int, offset: int, length: int, k: int, what: str = "") -> str:
@@ -213,40 +210,40 @@ class Layout:
     def accessor(self, i: int) -> Declared | None:
         """Accessor ``i`` (an index checked by the caller), checked once; None (with its
         finding, once) when it cannot be priced."""
-        checked = self._checked
+        checked = self.checked
         if i in checked:
             return checked[i]
         acc = self.accessors[i]
         try:
-            ctype = acc.component_type
-            type_name = acc.type
-            layout = _LAYOUTS.get((type_name, ctype))
+            layout = _LAYOUTS.get((acc.type, acc.component_type))
             if layout is None:
-                raise _bad_layout(i, ctype, type_name)
+                raise _bad_layout(i, acc.component_type, acc.type)
             name, components, size, element = layout
             count = acc.count
-            if count is None or not 1 <= count <= MAX_ACCESSOR_COUNT:
+            if not (count and 0 < count <= MAX_ACCESSOR_COUNT):
                 where = f"accessor {i}"
                 at_least(required(count, "count", where), "count", where, 1)
                 raise Broken("TB078", f"{where}: count {count} is beyond {MAX_ACCESSOR_COUNT}; not priced")
-            meshopt = False
             v = acc.buffer_view
-            if v is not None:
-                views = self.views
-                view = views[v] if 0 <= v < len(views) else views[index(v, f"accessor {i}: 'bufferView'", len(views), "bufferView")]
-                if view.state == "broken":
+            if v is None:
+                meshopt = False
+            else:
+                if not 0 <= v < self.n_views:
+                    index(v, f"accessor {i}: 'bufferView'", self.n_views, "bufferView")
+                if self.states[v] == "broken":
                     checked[i] = None
                     return None  # the view's finding says why
-                meshopt = view.meshopt
-                offset = acc.byte_offset
-                if offset is None:
-                    offset = 0
-                elif offset < 0:
+                meshopt = self.meshopt and v in self.meshopt_views
+                view = self.views[v]
+                length = view.byte_length
+                assert length is not None  # read_views checked it
+                offset = acc.byte_offset or 0
+                if offset < 0:
                     at_least(offset, "byteOffset", f"accessor {i}", 0)
-                stride = view.stride or element
+                stride = view.byte_stride or element  # 0 is no stride
                 need = offset + (count - 1) * stride + element
-                if need > view.length:
-                    raise Broken("TB077", f"accessor {i} needs {need} bytes of bufferView {v} (offset {offset} + {count} × {stride}-byte stride), which holds {view.length}")
+                if need > length:
+                    raise Broken("TB077", f"accessor {i} needs {need} bytes of bufferView {v} (offset {offset} + {count} × {stride}-byte stride), which holds {length}")
         except Broken as exc:
             self.ctx.note(exc.code, exc.message)
             checked[i] = None
@@ -269,37 +266,38 @@ class Layout:
     def view_bytes(self, v: int, where: str) -> bytes | None:
         """The bytes of view ``v`` (an index checked by the caller), read for an embedded
         image; None (with a finding when the caps refuse it) when they cannot be read."""
-        view = self.views[v]
-        if view.state != "ok" or view.meshopt:
+        if self.states[v] != "ok" or v in self.meshopt_views:
             return None
+        view = self.views[v]
+        b, length, offset = view.buffer, view.byte_length, view.byte_offset or 0
+        assert b is not None and length is not None  # read_views checked them
         note = self.ctx.note
-        if view.length > MAX_IMAGE_BYTES:
-            note("TB078", f"{where} is {view.length} bytes; texbudget reads embedded images up to {MAX_IMAGE_BYTES}")
+        if length > MAX_IMAGE_BYTES:
+            note("TB078", f"{where} is {length} bytes; texbudget reads embedded images up to {MAX_IMAGE_BYTES}")
             return None
         # Images that share or overlap bufferViews could make a small file read terabytes:
         # all embedded images together may not need more bytes than the buffers hold.
-        held = sum(b.available or 0 for b in self.buffers)
-        if self._image_bytes + view.length > held:
-            note("TB078", f"{where}: the embedded images so far need {self._image_bytes + view.length} bytes, more than the file's buffers hold ({held}); they overlap, and this one was not read")
+        held = sum(buf.available or 0 for buf in self.buffers)
+        if self._image_bytes + length > held:
+            note("TB078", f"{where}: the embedded images so far need {self._image_bytes + length} bytes, more than the file's buffers hold ({held}); they overlap, and this one was not read")
             return None
-        self._image_bytes += view.length
-        buf = self.buffers[view.buffer]
+        self._image_bytes += length
+        buf = self.buffers[b]
         if buf.kind == "data":
             assert buf.data is not None
-            return buf.data[view.offset : view.offset + view.length]
+            return buf.data[offset : offset + length]
         src = self.ctx.src
         if buf.kind == "glb":
-            start = buf.glb_offset + view.offset
+            start = buf.glb_offset + offset
             f = src.open()
         else:
             assert buf.rel is not None and src.root is not None
-            start = view.offset
+            start = offset
             f = open(src.root / buf.rel, "rb")  # noqa: SIM115 (closed by the with below)
         with f:
             f.seek(start)
-            data = f.read(view.length)
-        if len(data) != view.length:
-            note("TB005", f"{where}: expected {view.length} bytes at offset {start}, got {len(data)} (the file changed while read)")
+            data = f.read(length)
+        if len(data) != length:
+            note("TB005", f"{where}: expected {length} bytes at offset {start}, got {len(data)} (the file changed while read)")
             return None
         return data
-

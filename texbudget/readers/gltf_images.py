@@ -69,7 +69,7 @@ def image_kind(mime: str | None, uri: str | None) -> str | None:
     if uri.startswith("data:"):
         media = uri[5:].split(";", 1)[0].split(",", 1)[0].strip()
         return _MIME_KINDS.get(media.lower(), media[:40] if media.lower().startswith("image/") else None)
-    return _SUFFIX_KINDS.get(suffix_of(uri.partition("?")[0].partition("#")[0]))
+    return _SUFFIX_KINDS.get(suffix_of(uri.partition("?")[0].partition("#")[0] if "?" in uri or "#" in uri else uri))
 
 
 def refused(kind: str, extensions: Collection[str]) -> bool:
@@ -105,7 +105,7 @@ def read_images(ctx: Context, layout: Layout, resolver: Resolver) -> tuple[list[
     textures: list[TextureFacts] = []
     identities: list[str] = []
     kinds: list[str | None] = []
-    n_views = len(layout.views)
+    n_views = layout.n_views
     read_views: dict[tuple[int, str | None], tuple[str, ReadResult]] = {}  # (view, hint) -> (first identity, result)
     for i, img in enumerate(ctx.doc.images or ()):
         uri, v, mime = img.uri, img.buffer_view, img.mime_type

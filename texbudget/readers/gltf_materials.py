@@ -25,8 +25,8 @@ from texbudget.readers.gltf_container import Broken, Context, index, kept_column
 from texbudget.readers.gltf_images import CORE_KINDS, refused, refused_message
 from texbudget.readers.gltf_schema import SOURCE_EXTENSIONS
 
-#: A slot's name (the property without ``Texture``), one string per name in a process: a scan
-#: holds one per used slot.
+#: A material property's slot: its name without ``Texture`` for a ``*Texture`` property, ""
+#: for any other; one string per name in a process (a scan holds one per used slot).
 _SLOTS: dict[str, str] = {}
 _SLOTS_MAX = 4096
 
@@ -59,7 +59,7 @@ def read_materials(ctx: Context, image_ids: list[str], kinds: list[str | None]) 
         slots = _texture_slots(mat, m, n_textures)
         if not slots:
             continue
-        user = ctx.material_id(m)
+        user = ctx.material_ids.get(m) or ctx.material_id(m)  # its primitives asked for it first
         if "alphaMode" in mat:
             mode = mat["alphaMode"]
             if mode not in ("OPAQUE", "MASK", "BLEND"):
@@ -75,7 +75,7 @@ def read_materials(ctx: Context, image_ids: list[str], kinds: list[str | None]) 
                 chosen_images.add(chosen)
                 if len(all_sources) > 1:
                     passed_over.update(all_sources[1:])
-    fallbacks = tuple(image_ids[i] for i in sorted(passed_over - chosen_images))
+    fallbacks = tuple([image_ids[i] for i in sorted(passed_over - chosen_images)]) if passed_over else ()
     images, users, slot_names = zip(*usage, strict=True) if usage else ((), (), ())
     return Usage(images=images, users=users, slots=kept_column(slot_names, "slots"), used=used, fallbacks=fallbacks,
                  alpha_modes=tuple(alpha_modes))
@@ -98,10 +98,14 @@ def _read_textures(ctx: Context, image_ids: list[str], kinds: list[str | None]) 
                     present.append(name)
                     s = ext.source
                     if s is not None:
-                        sources.append(index(s, f"texture {t} {name}: 'source'", n_images, "image"))
+                        if not 0 <= s < n_images:
+                            index(s, f"texture {t} {name}: 'source'", n_images, "image")
+                        sources.append(s)
         s = tex.source
         if s is not None:
-            sources.append(index(s, f"texture {t}: 'source'", n_images, "image"))
+            if not 0 <= s < n_images:
+                index(s, f"texture {t}: 'source'", n_images, "image")
+            sources.append(s)
             kind = kinds[s]
             if kind is not None and kind not in CORE_KINDS and refused(kind, present):
                 wrong.setdefault(kind, []).append((t, image_ids[s]))
@@ -124,14 +128,17 @@ def _texture_slots(mat: dict[str, Any], m: int, n_textures: int) -> list[tuple[s
     out: list[tuple[str, int]] = []
     for holder, holder_name in holders:
         for key, info in holder.items():
-            if key.endswith("Texture") and len(key) > 7:
+            slot = _SLOTS.get(key)
+            if slot is None:
+                slot = _slot(key)
+            if slot:
                 t = info.get("index") if type(info) is dict else None
                 if type(t) is not int or not 0 <= t < n_textures:
                     holder_where = f"material {m} {holder_name}" if holder_name else f"material {m}"
                     if not isinstance(info, dict):
                         raise Broken("TB073", f"{holder_where}: '{key}' is not a JSON object")
                     t = _texture_index(t, f"{holder_where} {key}", n_textures)
-                out.append((_SLOTS.get(key) or _slot(key), t))
+                out.append((slot, t))
     return out
 
 
@@ -143,8 +150,8 @@ def _object(value: Any, m: int, key: str) -> dict[str, Any]:
 
 
 def _slot(key: str) -> str:
-    """The slot a ``*Texture`` property names, kept in ``_SLOTS``."""
-    slot = key[:-7]
+    """The slot a material property names ("" when it is no ``*Texture``), kept in ``_SLOTS``."""
+    slot = key[:-7] if key.endswith("Texture") and len(key) > 7 else ""
     if len(_SLOTS) < _SLOTS_MAX:
         _SLOTS[key] = slot
     return slot

@@ -15,10 +15,11 @@ The scene walk decides what a mesh's declarations cannot say (skinned, MSFT_lod 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from texbudget.model import AttributeFacts, MeshFacts, PrimitiveFacts, evolve
-from texbudget.readers.gltf_accessors import Declared, Layout
+from texbudget.readers.gltf_accessors import Layout
 from texbudget.readers.gltf_container import (
     SHARED,
     Broken,
@@ -96,60 +97,66 @@ def _read_mesh(ctx: Context, layout: Layout, n: int, name: str | None, prims: li
     positions: set[int] = set()
     vertex_bytes = index_bytes = morph_bytes = vertices = morph_targets = indices = triangles_sum = 0
     broken = False
-    accessor = layout.accessor
+    accessor, checked = layout.accessor, layout.checked
+    n_views = layout.n_views
     for p, prim in enumerate(prims):
-        attr_ids, morph_ids, ii, mode, m = _check_primitive(prim, n, p, n_accessors, n_materials, len(layout.views))
-        # Every accessor the primitive uses, in the order they are counted: attributes,
-        # morph targets, indices.
-        accs: dict[int, Any] = {}  # accessor -> Declared (or None: not priced)
-        for i in attr_ids.values():
-            accs[i] = accessor(i)
-        for i in morph_ids:
-            accs[i] = accessor(i)
-        if ii is not None:
-            accs[ii] = accessor(ii)
-        if None in accs.values():
+        attr_ids, morph_ids, ii, mode, m, compression = _check_primitive(prim, n, p, n_accessors, n_materials, n_views)
+        # Every accessor the primitive uses is checked (and its finding made) before one that
+        # cannot be priced leaves the mesh out: attributes, morph targets, indices. Each is
+        # counted once per mesh, in the first category it is used in (a mesh left out is not
+        # counted at all).
+        usable = True
+        keys = []
+        for attribute_name, i in attr_ids.items():
+            acc = accessor(i)
+            if acc is None:
+                usable = False
+            elif usable:
+                keys.append((attribute_name, acc.component_type, acc.components, acc.count, acc.bytes, acc.normalized))
+                if i not in counted:
+                    counted.add(i)
+                    vertex_bytes += acc.bytes
+        morphs: Sequence[Any] = [accessor(i) for i in morph_ids] if morph_ids else ()
+        index_acc: Any = None if ii is None else accessor(ii)
+        if not usable or None in morphs or (index_acc is None and ii is not None):
             broken = True
             continue
-        index_count = index_size = 0
-        if ii is not None:
-            index_acc: Declared = accs[ii]
+        if index_acc is None:
+            index_count = index_size = 0
+        else:
             if index_acc.component_type not in _INDEX_TYPES or index_acc.components != 1:
                 raise Broken("TB073", f"mesh {n} primitive {p}: index accessor {ii} is {index_acc.component_type} x{index_acc.components}; indices are UNSIGNED_BYTE/SHORT/INT scalars")
-            index_count, index_size = index_acc.count, index_acc.bytes // index_acc.count
+            index_count = index_acc.count
+            index_size = index_acc.bytes // index_count
         first = attr_ids.get("POSITION")
         if first is None:
             first = next(iter(attr_ids.values()))
-        vertex_count = accs[first].count
+        vertex_acc: Any = checked[first]  # asked above
+        vertex_count = vertex_acc.count
         if first not in positions:
             positions.add(first)
             vertices += vertex_count
-        drawn = index_count if ii is not None else vertex_count
+        drawn = vertex_count if index_acc is None else index_count
         triangles = drawn // 3 if mode == 4 else max(drawn - 2, 0) if mode in _TRIANGLE_MODES else 0
-        # Each accessor counted once per mesh, in the first category it is used in.
-        keys = []
-        for attribute_name, i in attr_ids.items():
-            acc: Declared = accs[i]
-            keys.append((attribute_name, acc.component_type, acc.components, acc.count, acc.bytes, acc.normalized))
-            if i not in counted:
-                counted.add(i)
-                vertex_bytes += acc.bytes
-        for i in morph_ids:
-            if i not in counted:
-                counted.add(i)
-                morph_bytes += accs[i].bytes
+        prim_morph_bytes = 0
+        if morph_ids:
+            for i, acc in zip(morph_ids, morphs, strict=True):
+                if i not in counted:
+                    counted.add(i)
+                    morph_bytes += acc.bytes
+            prim_morph_bytes = sum(acc.bytes for acc in dict(zip(morph_ids, morphs, strict=True)).values())
         if ii is not None and ii not in counted:
             counted.add(ii)
             index_bytes += index_acc.bytes
-        targets = len(prim.targets or ())
-        morph_targets = max(morph_targets, targets)
+        targets = len(prim.targets) if prim.targets else 0
+        if targets > morph_targets:
+            morph_targets = targets
         indices += index_count
         triangles_sum += triangles
-        compression: str | None = None
-        if prim.extensions is not None and prim.extensions.draco is not None:
-            compression = "draco"
-        elif layout.meshopt and any(acc.meshopt for acc in accs.values()):
-            compression = "meshopt"
+        if compression is None and layout.meshopt:
+            declared: list[Any] = [accessor(i) for i in (*attr_ids.values(), *morph_ids)]
+            if any(acc.meshopt for acc in declared) or (index_acc is not None and index_acc.meshopt):
+                compression = "meshopt"
         primitives.append(PrimitiveFacts(
             mode=mode,
             vertex_count=vertex_count,
@@ -158,7 +165,7 @@ def _read_mesh(ctx: Context, layout: Layout, n: int, name: str | None, prims: li
             index_count=index_count,
             index_bytes_per=index_size,
             morph_targets=targets,
-            morph_bytes=sum(accs[i].bytes for i in dict.fromkeys(morph_ids)) if morph_ids else 0,
+            morph_bytes=prim_morph_bytes,
             material=None if m is None else ctx.material_id(m),
             compression=compression,
         ))
@@ -175,15 +182,17 @@ def _read_mesh(ctx: Context, layout: Layout, n: int, name: str | None, prims: li
 
 
 def _check_primitive(prim: Primitive, n: int, p: int, n_accessors: int, n_materials: int,
-                     n_views: int) -> tuple[dict[str, int], list[int], int | None, int, int | None]:
+                     n_views: int) -> tuple[dict[str, int], list[int], int | None, int, int | None, str | None]:
     """Primitive ``p`` of mesh ``n``, its indices checked: (attribute name -> accessor, morph
-    target accessors, indices, mode, material)."""
+    target accessors, indices, mode, material, "draco" when it is Draco-compressed)."""
     attrs = prim.attributes
     if not attrs:
         raise Broken("TB073", f"mesh {n} primitive {p} has no attributes")
-    for attribute_name, i in attrs.items():
-        if not 0 <= i < n_accessors:
-            index(i, f"mesh {n} primitive {p}: '{attribute_name}'", n_accessors, "accessor")
+    ids = attrs.values()
+    if not (min(ids) >= 0 and max(ids) < n_accessors):  # the first one out of range says so
+        for attribute_name, i in attrs.items():
+            if not 0 <= i < n_accessors:
+                index(i, f"mesh {n} primitive {p}: '{attribute_name}'", n_accessors, "accessor")
     morph_ids: list[int] = []
     if prim.targets:
         for t, target in enumerate(prim.targets):
@@ -203,8 +212,10 @@ def _check_primitive(prim: Primitive, n: int, p: int, n_accessors: int, n_materi
     m = prim.material
     if m is not None and not 0 <= m < n_materials:
         index(m, f"mesh {n} primitive {p}: 'material'", n_materials, "material")
-    if prim.extensions is not None and prim.extensions.draco is not None:
-        v = prim.extensions.draco.buffer_view
-        where = f"mesh {n} primitive {p} KHR_draco_mesh_compression"
-        index(required(v, "bufferView", where), f"{where}: 'bufferView'", n_views, "bufferView")
-    return attrs, morph_ids, ii, mode, m
+    exts = prim.extensions
+    if exts is None or exts.draco is None:
+        return attrs, morph_ids, ii, mode, m, None
+    v = exts.draco.buffer_view
+    where = f"mesh {n} primitive {p} KHR_draco_mesh_compression"
+    index(required(v, "bufferView", where), f"{where}: 'bufferView'", n_views, "bufferView")
+    return attrs, morph_ids, ii, mode, m, "draco"

@@ -11,7 +11,7 @@ walk takes time linear in nodes plus scene entries whatever the file.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
@@ -25,7 +25,7 @@ class Placement(msgspec.Struct, gc=False):
     """What the walk found: instances per mesh (by index; empty when the file has no nodes),
     the skinned meshes, and (level, group) of the meshes MSFT_lod places."""
 
-    counts: dict[int, int]
+    counts: list[int]
     skinned: set[int]
     lods: dict[int, tuple[int, str]]
 
@@ -73,12 +73,12 @@ class SceneGraph:
                 n = len(nodes)
                 lods[k] = [x if 0 <= x < n else index(x, f"node {k} MSFT_lod ids", n, "node") for x in exts.lod.ids or ()]
         counts = [0] * n_meshes
-        reach = self.reach(children, has_parent)
-        visited_nodes = {k: times for k, times in enumerate(reach) if times}  # node -> scenes reaching it
-        for k, times in visited_nodes.items():
-            m = node_mesh[k]
-            if m is not None:
-                counts[m] += times * node_multiplier[k]
+        reach = self.reach(children, has_parent)  # node -> scenes reaching it
+        for k, times in enumerate(reach):
+            if times:
+                m = node_mesh[k]
+                if m is not None:
+                    counts[m] += times * node_multiplier[k]
         lod_of_mesh: dict[int, tuple[int, str]] = {}
         for host, ids in lods.items():
             host_mesh = node_mesh[host]
@@ -91,14 +91,15 @@ class SceneGraph:
                 if m is None:
                     continue
                 lod_of_mesh.setdefault(m, (level, group))
-                if k not in visited_nodes:  # LOD nodes live outside the tree: placed where the host is
-                    counts[m] += visited_nodes.get(host, 0) * node_multiplier[host]
+                if not reach[k]:  # LOD nodes live outside the tree: placed where the host is
+                    counts[m] += reach[host] * node_multiplier[host]
         if not nodes:
-            return Placement(counts={}, skinned=skinned, lods=lod_of_mesh)
-        for m, facts in meshes.items():
-            if counts[m] == 0:
-                self.ctx.note("TB084", f"mesh {m} ({facts.name}) is used by no node of the scene")
-        return Placement(counts={m: counts[m] for m in meshes}, skinned=skinned, lods=lod_of_mesh)
+            return Placement(counts=[], skinned=skinned, lods=lod_of_mesh)
+        if 0 in counts:
+            for m, facts in meshes.items():
+                if counts[m] == 0:
+                    self.ctx.note("TB084", f"mesh {m} ({facts.name}) is used by no node of the scene")
+        return Placement(counts=counts, skinned=skinned, lods=lod_of_mesh)
 
     def tree(self) -> tuple[list[list[int]], list[bool]]:
         """Children per node with every link that breaks the tree (a second parent, a cycle)
@@ -186,20 +187,25 @@ class SceneGraph:
                 reach[c] += reach[k]
         return reach
 
-    def scene_roots(self, has_parent: list[bool]) -> Iterator[list[int]]:
+    def scene_roots(self, has_parent: list[bool]) -> list[list[int]]:
         """The nodes each walked scene lists: the default scene, else every scene, else (no
         scenes) every node without a parent."""
         doc = self.ctx.doc
         n = len(self.nodes)
         scenes = doc.scenes or []
         if not scenes:
-            yield [k for k in range(n) if not has_parent[k]]
-            return
+            return [[k for k in range(n) if not has_parent[k]]]
         default = doc.scene
         if default is not None and not 0 <= default < len(scenes):
             index(default, "the document: 'scene'", len(scenes), "scene")
+        walked: list[list[int]] = []
         for s in [default] if default is not None else range(len(scenes)):
-            yield [x if 0 <= x < n else index(x, f"scene {s} nodes", n, "node") for x in scenes[s].nodes or ()]
+            roots = scenes[s].nodes or []
+            if roots and not (min(roots) >= 0 and max(roots) < n):
+                for x in roots:
+                    index(x, f"scene {s} nodes", n, "node")
+            walked.append(roots)
+        return walked
 
 
 def _number_forest(children: list[list[int]], has_parent: list[bool]) -> tuple[list[int], list[int], list[int]]:

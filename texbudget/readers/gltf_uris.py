@@ -14,6 +14,7 @@ import posixpath
 import re
 import stat
 import sys
+from collections.abc import Set
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -22,50 +23,43 @@ from texbudget.readers.gltf_container import MAX_DATA_URI_BYTES, Context
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
 _DRIVE = re.compile(r"^[A-Za-z]:[/\\]")
+#: The characters ``resolve`` must look at: NUL, a scheme's or drive's colon, ``#``, ``?``,
+#: ``%``, a backslash.
+_SPECIAL = re.compile(r"[\x00:#?%\\]")
 
 
 class Resolver:
     """One file's URIs. ``plain_folders`` holds the folders (relative to the root) found to be
     a chain of real folders in this read: the images of a glTF share their folder, walked once."""
 
-    __slots__ = ("ctx", "known", "plain_folders")
+    __slots__ = ("ctx", "known", "plain_base", "plain_folders")
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.plain_folders: set[str] = set()
+        self.plain_base: bool | None = None  # the file's folder is plain segments (``_plain``)
         # the files discovery listed, when it listed this root: inside it, nothing to walk
-        known = KNOWN_FILES.get()
-        root = ctx.src.root
-        self.known = known[1] if known is not None and root is not None and known[0] == os.fspath(root) else None
+        self.known = _known_files(KNOWN_FILES.get(), ctx.src.root)
 
     def resolve(self, uri: str, where: str) -> str | None:
         """The URI as a POSIX path relative to the scan root; None with a TB074/TB075 finding
         when it is refused or missing. Nothing is opened."""
         note = self.ctx.note
-        shown = uri if len(uri) <= 120 else uri[:117] + "..."
-        if "\x00" in uri:
-            note("TB074", f"{where}: URI {shown!r} holds a NUL byte; not opened")
-            return None
-        if (":" in uri and _DRIVE.match(uri)) or uri.startswith(("/", "\\")):
-            note("TB074", f"{where}: URI {shown!r} is an absolute path; not opened")
-            return None
-        scheme = _SCHEME.match(uri) if ":" in uri else None
-        if scheme:
-            note("TB074", f"{where}: URI {shown!r} uses the {scheme.group(1).lower()}: scheme; texbudget never opens or fetches it")
-            return None
-        path = uri.partition("#")[0].partition("?")[0]
-        path = unquote(path).replace("\\", "/") if "%" in path or "\\" in path else path
-        if path.startswith("/") or "\x00" in path:
-            what = "a NUL byte" if "\x00" in path else "an absolute path"
-            note("TB074", f"{where}: URI {shown!r} decodes to {what}; not opened")
-            return None
-        rel = join_normal(self.ctx.base, path)
-        if rel in (".", "..") or rel.startswith("../"):
-            note("TB074", f"{where}: URI {shown!r} leaves the scan root; not opened")
-            return None
+        base = self.ctx.base
+        plain_base = self.plain_base
+        if plain_base is None:
+            plain_base = self.plain_base = not base or _plain(base)
+        if plain_base and _plain(uri):
+            # plain segments, as the URIs of real files are: nothing to refuse, decode or normalise
+            rel = f"{base}/{uri}" if base else uri
+        else:
+            found = self._relative(uri, where)
+            if found is None:
+                return None
+            rel = found
         root = self.ctx.src.root
         if root is None:
-            note("TB075", f"{where}: URI {shown!r} cannot be resolved: the glTF is not a file on disk")
+            note("TB075", f"{where}: URI {_shown(uri)!r} cannot be resolved: the glTF is not a file on disk")
             return None
         if self.known is not None and rel in self.known:
             # a file discovery listed: inside the root, nothing to walk. One string per file
@@ -73,10 +67,36 @@ class Resolver:
             return sys.intern(rel)
         state = locate(root, rel, self.plain_folders)
         if state == "outside":
-            note("TB074", f"{where}: URI {shown!r} leads through a symbolic link out of the scan root; not opened")
+            note("TB074", f"{where}: URI {_shown(uri)!r} leads through a symbolic link out of the scan root; not opened")
             return None
         if state == "missing":
             note("TB075", f"{where}: {rel} does not exist")
+            return None
+        return rel
+
+    def _relative(self, uri: str, where: str) -> str | None:
+        """The URI's path relative to the scan root, normalised; None with a TB074 finding when
+        it is refused."""
+        note = self.ctx.note
+        if "\x00" in uri:
+            note("TB074", f"{where}: URI {_shown(uri)!r} holds a NUL byte; not opened")
+            return None
+        if (":" in uri and _DRIVE.match(uri)) or uri.startswith(("/", "\\")):
+            note("TB074", f"{where}: URI {_shown(uri)!r} is an absolute path; not opened")
+            return None
+        scheme = _SCHEME.match(uri) if ":" in uri else None
+        if scheme:
+            note("TB074", f"{where}: URI {_shown(uri)!r} uses the {scheme.group(1).lower()}: scheme; texbudget never opens or fetches it")
+            return None
+        path = uri.partition("#")[0].partition("?")[0] if "#" in uri or "?" in uri else uri
+        path = unquote(path).replace("\\", "/") if "%" in path or "\\" in path else path
+        if path.startswith("/") or "\x00" in path:
+            what = "a NUL byte" if "\x00" in path else "an absolute path"
+            note("TB074", f"{where}: URI {_shown(uri)!r} decodes to {what}; not opened")
+            return None
+        rel = join_normal(self.ctx.base, path)
+        if rel in (".", "..") or rel.startswith("../"):
+            note("TB074", f"{where}: URI {_shown(uri)!r} leaves the scan root; not opened")
             return None
         return rel
 
@@ -96,6 +116,34 @@ class Resolver:
         except (binascii.Error, ValueError) as exc:
             self.ctx.note("TB079", f"{where}: the data: URI's base64 is invalid ({exc})")
             return None
+
+
+#: The last scan root asked about and its path as a string: a scan asks for each of its files
+#: with the same root (the listing itself is not held here: a scan's is large).
+_LAST_ROOT: list[tuple[Path | None, str]] = [(None, "")]
+
+
+def _known_files(known: tuple[str, Set[str]] | None, root: Path | None) -> Set[str] | None:
+    """The files discovery listed (``KNOWN_FILES``), when it listed ``root``."""
+    if known is None or root is None:
+        return None
+    last_root, path = _LAST_ROOT[0]
+    if root is not last_root:
+        path = os.fspath(root)
+        _LAST_ROOT[0] = (root, path)
+    return known[1] if known[0] == path else None
+
+
+def _plain(path: str) -> bool:
+    """``path`` is plain segments (``a/b/c.png``): none of the ``_SPECIAL`` characters, no empty
+    segment or one that starts with a dot, no slash at either end."""
+    padded = f"/{path}/"
+    return "//" not in padded and "/." not in padded and _SPECIAL.search(path) is None
+
+
+def _shown(uri: str) -> str:
+    """A URI as a message shows it: at most 120 characters."""
+    return uri if len(uri) <= 120 else uri[:117] + "..."
 
 
 def media_type(uri: str) -> str:
