@@ -118,20 +118,11 @@ class Resolver:
             return None
 
 
-#: The last scan root asked about and its path as a string: a scan asks for each of its files
-#: with the same root (the listing itself is not held here: a scan's is large).
-_LAST_ROOT: list[tuple[Path | None, str]] = [(None, "")]
-
-
 def _known_files(known: tuple[str, Set[str]] | None, root: Path | None) -> Set[str] | None:
     """The files discovery listed (``KNOWN_FILES``), when it listed ``root``."""
-    if known is None or root is None:
+    if known is None or root is None or known[0] != os.fspath(root):
         return None
-    last_root, path = _LAST_ROOT[0]
-    if root is not last_root:
-        path = os.fspath(root)
-        _LAST_ROOT[0] = (root, path)
-    return known[1] if known[0] == path else None
+    return known[1]
 
 
 def _plain(path: str) -> bool:
