@@ -8,10 +8,12 @@ that chunk. There are two ticket pipes: the scenes' chunks, which this process r
 (a glTF's meshes and scene graph cost the most to send), and the rest, which the workers read
 first; a process whose pipe is empty takes from the other, so no core waits while another has
 work. A worker sends each chunk back through its own result pipe as one message (its length
-in 8 bytes, then ``reading._MESSAGES``: one msgpack message holding each file's value as the
-cache stores it), and this process takes the messages in between its own chunks. Workers are forked, inheriting the imports and the task; in a process with other
-threads (the TUI), where a fork could copy a lock another thread holds, multiprocessing spawns
-them and hands them the same pipes. A worker's unexpected exception (a texbudget bug) is its
+in 8 bytes, then ``reading._MESSAGES``: one msgpack message holding each file's value in the
+cache's stored form, as the blob the cache stores when it is written, as records otherwise),
+and this process takes the messages in between its own chunks. Workers are forked,
+inheriting the imports and the task; in a process with other threads (the TUI), where a fork
+could copy a lock another thread holds, multiprocessing spawns them and hands them the same
+pipes. A worker's unexpected exception (a texbudget bug) is its
 last message, raised here as ``WorkerFailed``; a worker that dies (a signal, the out-of-memory
 killer) loses only the chunks it took, which this process reads at the end; a refused pipe or
 fork means fewer workers; an interrupt or an exception here terminates the workers and waits
