@@ -107,13 +107,9 @@ def _library_pooled(job, rels, sidecar, arrived, paths=((), None), *, library: s
         job.step(len(chunks[k]))
 
     def take(message: bytes) -> None:
-        number, blobs, values, deps = _MESSAGES.loads(message)
-        if keep:
-            for rel, blob, names in zip(chunks[number], blobs, deps, strict=True):
-                arrived(rel, decoder.loads(blob), blob, names)
-        else:
-            for rel, value in zip(chunks[number], values, strict=True):
-                arrived(rel, decoder.take(value), None, False)
+        loaded = _MESSAGES.loads(message)
+        number = loaded[0]
+        job_mod.arrive_chunk(loaded, chunks[number], decoder, keep, arrived)
         done[number] = True
         job.step(len(chunks[number]))
 

@@ -212,13 +212,8 @@ class _Job:
             loaded = _MESSAGES.loads(message)
             if isinstance(loaded, str):  # the worker's last message: its exception
                 raise pool.WorkerFailed(loaded)
-            number, blobs, values, deps = loaded
-            if keep:
-                for rel, blob, names in zip(chunks[number], blobs, deps, strict=True):
-                    arrived(rel, decoder.loads(blob), blob, names)
-            else:
-                for rel, value in zip(chunks[number], values, strict=True):
-                    arrived(rel, decoder.take(value), None, False)
+            number = loaded[0]
+            arrive_chunk(loaded, chunks[number], decoder, keep, arrived)
             done[number] = True
             self.step(len(chunks[number]))
 
@@ -240,6 +235,19 @@ class _Job:
             _note_ended_early(ended, sum(len(chunks[k]) for k in left))
         for k in left:
             read_here(k)
+
+
+def arrive_chunk(message: tuple, files: Sequence[str], decoder: cache_mod.Decoder, keep: bool, arrived: Arrived) -> None:
+    """A worker's chunk of ``files`` (``_MESSAGES`` loaded: its number, then each file's blob
+    and glTF dependencies when the cache is written (``keep``), each file's records
+    otherwise), each file's value loaded by ``decoder`` and handed to ``arrived``."""
+    _, blobs, values, deps = message
+    if keep:
+        for rel, blob, names in zip(files, blobs, deps, strict=True):
+            arrived(rel, decoder.loads(blob), blob, names)
+    else:
+        for rel, value in zip(files, values, strict=True):
+            arrived(rel, decoder.take(value), None, False)
 
 
 class _Store:
