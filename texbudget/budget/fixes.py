@@ -367,7 +367,11 @@ class _LargestFirst(_Sequence):
         deque(map(cls.__setitem__, members, map(after.__getitem__, before)), maxlen=0)
         for c, n in counts.items():
             self.count[c] = self.count.get(c, 0) + n
-        groups = {h: d for h, d in sorted(changed.items()) if d != (0, 0)}
+        # kept with the step (``_Delta``) for every card's replay: a role's drop changes each
+        # folder of it, mostly by the same few amounts, so equal changes are one tuple (the 100k
+        # glb tree's sequence held 12,600 of them, 1,400 distinct: 1.3 MiB at the scan's peak)
+        same: dict[tuple[int, int], tuple[int, int]] = {}
+        groups = {h: same.setdefault(d, d) for h, d in sorted(changed.items()) if d != (0, 0)}
         for h, (a, b) in groups.items():
             self.groups.full[h] += a
             self.groups.floor[h] += b

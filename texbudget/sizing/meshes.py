@@ -128,7 +128,6 @@ class MeshCost(Record, frozen=True):
 
     facts: MeshFacts
     engine_vertex_bytes: int | None  # with a configured layout, else None
-    engine_index_bytes: int | None
     buffer_bytes: int
     instances: int = 1
     skinned_copy_bytes: int = 0  # included in buffer_bytes
@@ -140,6 +139,15 @@ class MeshCost(Record, frozen=True):
         layout" (a configured vertex layout: the engine sizes are set). Follows from them
         rather than held: a field was 8 bytes a mesh, 1.1 MiB at the 100k ``glb`` tree's peak."""
         return "stored" if self.engine_vertex_bytes is None else "engine layout"
+
+    @property
+    def engine_index_bytes(self) -> int | None:
+        """With a configured layout (``engine_vertex_bytes`` set), the indices as the engine
+        draws them (``engine_index_count``: they follow from the facts alone, whatever the
+        layout), else None. Made when read rather than held: a field was 8 bytes a mesh, and
+        the 100k ``glb`` tree's 140,000 costs went from 80- to 64-byte blocks without it
+        (2.1 MiB at the scan's peak)."""
+        return None if self.engine_vertex_bytes is None else engine_index_count(self.facts)[1]
 
     @property
     def dynamic(self) -> bool:
@@ -228,12 +236,11 @@ def price_mesh(
     ``sizes``: the ``buffer_bytes`` met so far, each its own key; an equal one is that int
     object (``pipeline.price_meshes``: a mesh library repeats a few sizes)."""
     if layout is None:
-        engine_vertex = engine_index = None
+        engine_vertex = None
         buffer_bytes = mesh.vertex_bytes + mesh.index_bytes + mesh.morph_bytes
-    else:
+    else:  # the cost's engine_index_bytes is this index size again, made when read
         engine_vertex = mesh.vertices * layout.bytes_per_vertex
-        engine_index = engine_index_count(mesh)[1]
-        buffer_bytes = engine_vertex + engine_index + mesh.morph_bytes
+        buffer_bytes = engine_vertex + engine_index_count(mesh)[1] + mesh.morph_bytes
     copy_bytes = 0
     if skinned_copy and mesh.skinned:
         copy_bytes = mesh.vertices * SKINNED_COPY_LAYOUT.bytes_per_vertex * instances
@@ -243,7 +250,6 @@ def price_mesh(
     return MeshCost(
         facts=mesh,
         engine_vertex_bytes=engine_vertex,
-        engine_index_bytes=engine_index,
         buffer_bytes=buffer_bytes,
         instances=instances,
         skinned_copy_bytes=copy_bytes,
