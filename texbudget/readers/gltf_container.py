@@ -69,7 +69,7 @@ class Broken(Exception):
 class Context:
     """One glTF's reading: where it is, its document, and the findings so far."""
 
-    __slots__ = ("_counts", "base", "doc", "found", "material_ids", "rel", "src")
+    __slots__ = ("_counts", "_materials", "base", "doc", "found", "rel", "src")
 
     def __init__(self, src: Source, doc: Document) -> None:
         self.src = src
@@ -78,14 +78,14 @@ class Context:
         self.base = (file_of(self.rel) if "#" in self.rel else self.rel).rpartition("/")[0]  # its folder: URIs resolve from it
         self.found: list[Finding] = []
         self._counts: dict[str, int] = {}  # findings per code, kept or not
-        self.material_ids: dict[int, str] = {}  # material -> ``material_id``, once asked
+        self._materials: dict[int, str] = {}
 
     def material_id(self, m: int) -> str:
         """Material ``m``'s identity, ``file.glb#material/N``: one string for its primitives
         and its texture slots."""
-        found = self.material_ids.get(m)
+        found = self._materials.get(m)
         if found is None:
-            found = self.material_ids[m] = f"{self.rel}#material/{m}"
+            found = self._materials[m] = f"{self.rel}#material/{m}"
         return found
 
     def note(self, code: str, message: str) -> None:

@@ -59,7 +59,7 @@ def read_materials(ctx: Context, image_ids: list[str], kinds: list[str | None]) 
         slots = _texture_slots(mat, m, n_textures)
         if not slots:
             continue
-        user = ctx.material_ids.get(m) or ctx.material_id(m)  # its primitives asked for it first
+        user = ctx.material_id(m)
         if "alphaMode" in mat:
             mode = mat["alphaMode"]
             if mode not in ("OPAQUE", "MASK", "BLEND"):
