@@ -713,7 +713,8 @@ def test_no_pipe_for_the_tickets_leaves_the_reading_to_this_process(tree, monkey
     assert forked == []
 
 
-#: A scan in a pool of three, slowed so that it is still reading when the signal comes.
+#: A scan in a pool of three, slowed so that it is still reading when the signal comes (about
+#: 8 s of reading: a busy host may take a second or two to get the signal sent).
 _SLOW_SCAN = """
 import sys, time
 from texbudget.cli import run
@@ -721,7 +722,7 @@ from texbudget.scan import job, reading
 job.POOL_MIN_FILES, job.POOL_CHUNK = 1, 8
 real = reading._read_file
 def slow(root, rel, sidecar):
-    time.sleep(0.05)
+    time.sleep(0.2)
     return real(root, rel, sidecar)
 reading._read_file = job._read_file = slow
 sys.argv = ["texbudget", "scan", "--no-cache", "--jobs", "3", sys.argv[1]]
