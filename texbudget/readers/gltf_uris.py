@@ -37,7 +37,7 @@ class Resolver:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.plain_folders: set[str] = set()
-        self.plain_base: bool | None = None  # the file's folder is plain segments (``_plain``)
+        self.plain_base = not ctx.base or _plain(ctx.base)  # the file's folder is plain segments
         # the files discovery listed, when it listed this root: inside it, nothing to walk
         self.known = _known_files(KNOWN_FILES.get(), ctx.src.root)
 
@@ -46,10 +46,7 @@ class Resolver:
         when it is refused or missing. Nothing is opened."""
         note = self.ctx.note
         base = self.ctx.base
-        plain_base = self.plain_base
-        if plain_base is None:
-            plain_base = self.plain_base = not base or _plain(base)
-        if plain_base and _plain(uri):
+        if self.plain_base and _plain(uri):
             # plain segments, as the URIs of real files are: nothing to refuse, decode or normalise
             rel = f"{base}/{uri}" if base else uri
         else:
